@@ -656,7 +656,7 @@ async function benchCatchUp(): Promise<void> {
       const catchUp = async () => {
         sizeVectorCache(VECTOR_CACHE_BYTES);
         const from = (await standin.embeddingInputs()).length;
-        let result = { caughtUp: 0, complete: false };
+        let result = { caughtUp: 0, skipped: 0, complete: false };
         const r = await held(async () => {
           result = await catchUpAhead(raw, new EmbedAhead(llm, createLogger('silent')), clock);
         });

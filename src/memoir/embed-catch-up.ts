@@ -1,9 +1,11 @@
 /**
- * The catch-up of passages never embedded ahead: memoirs written before the service embedded ahead (or while it was
- * off, or stopped before a run ended, or while the provider failed), and memoirs shared with an heir that opened after
- * the heir claimed them (nothing is written then: the share opens with time).
+ * The catch-up of passages never embedded ahead: memoirs written before the service embedded ahead (an upgrade, a
+ * provider configured later), texts left to the question (the provider failing, the service stopping before a run
+ * ended), and memoirs shared with an heir that opened after the heir claimed them (nothing is written then: the share
+ * opens with time).
  *
- * The service runs it in the background soon after it starts and then every quarter of an hour (src/app.ts). Each
+ * The service runs it in the background a minute after it starts, then every quarter of an hour, and after a round
+ * of its sweep that completed verifications (shares may have opened then) (src/app.ts). Each
  * memoir not marked done for the configured embedding model has its texts read, as its chat reads them, and handed to
  * the background embedding (./embed-ahead.ts) in parts, one memoir at a time; once every passage is embedded, the memoir
  * is marked done (./embed-marks.ts), and later catch-ups pass it by with one read. What is written afterwards is
@@ -11,7 +13,8 @@
  *
  * All of it is the system's work in the model's places (./model-calls.ts): it takes one turn among the accounts'
  * own calls, however many memoirs it has to go through. It stops at the first memoir it could not finish (the provider
- * failing, the service stopping): the next catch-up goes on from there.
+ * failing, the service stopping): the next catch-up goes on from there. A memoir whose texts could not be read is
+ * passed over (counted in `skipped`), and looked at again by the next catch-up.
  */
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import { accountStore } from '../accounts/tenancy.js';
@@ -32,7 +35,9 @@ export const CATCH_UP_CHARS = 2_000_000;
 export interface CatchUpResult {
   /** Memoirs whose passages were all embedded by this catch-up (and marked so). */
   caughtUp: number;
-  /** Whether it went through every memoir (false: it stopped at one it could not finish). */
+  /** Memoirs whose texts could not be read (a store error): looked at again by the next catch-up. */
+  skipped: number;
+  /** Whether it went through every memoir and left none (false: it stopped at one it could not finish, or skipped one). */
   complete: boolean;
 }
 
@@ -88,13 +93,22 @@ export async function catchUpAhead(
     (await store.all<AheadMark>(MEMOIR_AHEAD_MARKS)).filter((m) => m.model === model).map((m) => m.id),
   );
   let caughtUp = 0;
+  let skipped = 0;
+  const stopped = () => ({ caughtUp, skipped, complete: false });
   /** Embeds one memoir's texts into `accountId`'s account and marks it; false when it could not finish. */
   const catchUp = async (accountId: string, source: string, read: () => Promise<readonly string[]>) => {
     const id = markId(accountId, source);
     if (done.has(id)) return true;
     if (ahead.stopped) return false;
     const view = accountStore(store, accountId);
-    if (!(await embedAll(ahead, view, accountId, await read(), clock, opts))) return false;
+    let texts: readonly string[];
+    try {
+      texts = await read();
+    } catch {
+      skipped += 1;
+      return true;
+    }
+    if (!(await embedAll(ahead, view, accountId, texts, clock, opts))) return false;
     const mark: AheadMark = { id, ownerId: accountId, source, model, at: clock.now().toISOString() };
     await view.put(MEMOIR_AHEAD_MARKS, mark);
     caughtUp += 1;
@@ -104,9 +118,9 @@ export async function catchUpAhead(
   for (const account of await store.all<AccountRecord>(ACCOUNTS)) {
     // A suspended account asks nothing: its memoir waits, unmarked, for it to be active again.
     if (account.status === 'suspended') continue;
-    const read = async () => (await chatDocs(accountStore(store, account.id), account.id, 'owner')).docs;
-    if (!(await catchUp(account.id, 'own', async () => (await read()).map((d) => d.text))))
-      return { caughtUp, complete: false };
+    const read = async () =>
+      (await chatDocs(accountStore(store, account.id), account.id, 'owner')).docs.map((d) => d.text);
+    if (!(await catchUp(account.id, 'own', read))) return stopped();
   }
   const now = clock.now();
   for (const grant of await store.all<GrantRecord>(GRANTS)) {
@@ -116,7 +130,7 @@ export async function catchUpAhead(
       const opened = await openGrant(store, grant.id, heir, 'chat', now);
       return (await chatDocs(opened.store, opened.grantorId, 'heir')).docs.map((d) => d.text);
     };
-    if (!(await catchUp(heir, grant.id, read))) return { caughtUp, complete: false };
+    if (!(await catchUp(heir, grant.id, read))) return stopped();
   }
-  return { caughtUp, complete: true };
+  return { caughtUp, skipped, complete: skipped === 0 };
 }

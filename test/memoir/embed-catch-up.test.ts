@@ -142,7 +142,7 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     const reads = countReads(server.services.store, MEMOIR_JOURNAL);
     try {
       const again = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-      expect(again).toEqual({ caughtUp: 0, complete: true });
+      expect(again).toEqual({ caughtUp: 0, skipped: 0, complete: true });
       expect(reads.count()).toBe(0);
     } finally {
       reads.restore();
@@ -161,7 +161,7 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     // And back: every memoir is read again, and nothing is sent (its vectors for this model are stored).
     const back = standin.embeddingRequests.length;
     const restored = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(restored).toEqual({ caughtUp: other.caughtUp, complete: true });
+    expect(restored).toEqual({ caughtUp: other.caughtUp, skipped: 0, complete: true });
     expect(standin.embeddingRequests.length).toBe(back);
   });
 
@@ -178,7 +178,7 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     // The embedding that failed pauses for a minute; a catch-up with another goes on at once.
     const asked = standin.embeddingRequests.length;
     const resumed = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(resumed).toEqual({ caughtUp: 1, complete: true });
+    expect(resumed).toEqual({ caughtUp: 1, skipped: 0, complete: true });
     expect(sent(asked)).toEqual(passageTexts(text));
     expect((await marksOf(late.accountId)).map((m) => m.source)).toEqual(['own']);
   });
@@ -196,9 +196,36 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     expect(await marksOf(late.accountId)).toEqual([]);
     const asked = standin.embeddingRequests.length;
     const next = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(next).toEqual({ caughtUp: 1, complete: true });
+    expect(next).toEqual({ caughtUp: 1, skipped: 0, complete: true });
     // Only what was missing: the rest of the memoir is read back from the store.
     expect(sent(asked)).toEqual(passageTexts(text));
+  });
+
+  it('passes over a memoir it could not read, and reads it at the next catch-up', async () => {
+    const unread = await registerUser(server.app);
+    const text = 'My brother Paul built a boat in the garage and never sailed it.';
+    expect((await post(unread, '/api/v1/svcloom/journal', { content: text })).statusCode).toBe(201);
+    const raw = server.services.store;
+    let failing = true;
+    const broken = overriding(raw, {
+      findBy: (collection: string, field: string, value: string) => {
+        if (failing && collection === MEMOIR_JOURNAL && value === unread.accountId)
+          return Promise.reject(new Error('read failed'));
+        return raw.findBy(collection, field, value);
+      },
+    });
+    const asked = standin.embeddingRequests.length;
+    // The accounts after it are still caught up.
+    const after = await registerUser(server.app);
+    expect((await post(after, '/api/v1/svcloom/journal', { content: SHOP })).statusCode).toBe(201);
+    const first = await catchUpAhead(broken, new EmbedAhead(llmOf(standin), silent), clock);
+    expect(first).toEqual({ caughtUp: 1, skipped: 1, complete: false });
+    expect(sent(asked)).toEqual(passageTexts(SHOP));
+    expect(await marksOf(unread.accountId)).toEqual([]);
+    failing = false;
+    const next = await catchUpAhead(broken, new EmbedAhead(llmOf(standin), silent), clock);
+    expect(next).toEqual({ caughtUp: 1, skipped: 0, complete: true });
+    expect(sent(asked)).toEqual([...passageTexts(SHOP), text]);
   });
 
   it('leaves a suspended account for when it is active again', async () => {
@@ -209,12 +236,12 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     await server.services.store.put(ACCOUNTS, { ...account!, status: 'suspended' });
     const asked = standin.embeddingRequests.length;
     const skipped = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(skipped).toEqual({ caughtUp: 0, complete: true });
+    expect(skipped).toEqual({ caughtUp: 0, skipped: 0, complete: true });
     expect(standin.embeddingRequests.length).toBe(asked);
     expect(await marksOf(paused.accountId)).toEqual([]);
     await server.services.store.put(ACCOUNTS, { ...account!, status: 'active' });
     const resumed = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(resumed).toEqual({ caughtUp: 1, complete: true });
+    expect(resumed).toEqual({ caughtUp: 1, skipped: 0, complete: true });
     expect(sent(asked)).toEqual([text]);
   });
 
@@ -227,7 +254,7 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     // Three texts waiting at most: the memoir's eight go in parts of three.
     const ahead = new EmbedAhead(llmOf(standin), silent, { maxTexts: 3 });
     const result = await catchUpAhead(server.services.store, ahead, clock, { partTexts: 3 });
-    expect(result).toEqual({ caughtUp: 1, complete: true });
+    expect(result).toEqual({ caughtUp: 1, skipped: 0, complete: true });
     expect(ahead.left).toBe(0);
     expect(sent(asked).sort()).toEqual([...entries].sort());
     expect(await vectorsOf(big.accountId)).toHaveLength(entries.length);

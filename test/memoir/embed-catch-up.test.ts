@@ -15,7 +15,7 @@ import { type TestServer, startTestServer } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, signIn, type TestSession } from '../support/session.js';
 import { countReads, overriding } from '../support/store-wrap.js';
-import { grant } from './support.js';
+import { grant, MEMOIR_ENGINES, startEngineServer } from './support.js';
 
 // Memoirs written before the service embedded ahead, and shares that opened after their heir claimed them, have their
 // passages embedded by a catch-up in the background, once per memoir and model (src/memoir/embed-catch-up.ts).
@@ -35,7 +35,7 @@ const llmOf = (standin: OpenAiStandin, embeddingModel = 'standin-embed') => ({
   embeddingModel,
 });
 
-describe('the catch-up of memoirs never embedded ahead', () => {
+describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)', (engine) => {
   let offset = 0;
   const clock = { now: () => new Date(Date.parse('2026-06-01T09:00:00Z') + offset) };
   let standin: OpenAiStandin;
@@ -57,7 +57,7 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     standin = await startOpenAiStandin();
     standin.answerWith(() => '{"traits": [], "values": []}');
     // The memoir is written by a service that does not embed ahead (as before this version): nothing is embedded.
-    server = await startTestServer({ clock, config: { llm: llmOf(standin), memoirEmbedAhead: false } });
+    server = await startEngineServer(engine, { clock, config: { llm: llmOf(standin), memoirEmbedAhead: false } });
     owner = await registerUser(server.app, { name: 'Rose' });
     for (const [content, isPrivate] of [
       [LAKE, false],
@@ -169,8 +169,8 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     late = await registerUser(server.app);
     const text = 'We kept bees behind the house. The honey tasted of lavender.';
     expect((await post(late, '/api/v1/svcloom/journal', { content: text })).statusCode).toBe(201);
-    // langchain's client tries a failed request once more.
-    standin.failNext(500, 2);
+    // A refusal (langchain tries a 5xx again after a second, not a 4xx).
+    standin.failNext(400, 1);
     const ahead = new EmbedAhead(llmOf(standin), silent);
     const stopped = await catchUpAhead(server.services.store, ahead, clock);
     expect(stopped.complete).toBe(false);
@@ -190,7 +190,7 @@ describe('the catch-up of memoirs never embedded ahead', () => {
     const made = await post(late, '/api/v1/svcloom/journal', { content: text });
     expect(made.statusCode, made.body).toBe(201);
     expect(await marksOf(late.accountId)).toHaveLength(1);
-    standin.failNext(500, 2);
+    standin.failNext(400, 1);
     ahead.note(accountStore(server.services.store, late.accountId), late.accountId, [text], () => clock.now());
     await ahead.idle();
     expect(await marksOf(late.accountId)).toEqual([]);

@@ -131,6 +131,22 @@ const cacheId = (ownerId: string, model: string, text: string) =>
  */
 export const MANY_VECTOR_READS = 256;
 
+/**
+ * The most of a text sent to be embedded, in UTF-16 code units. A passage is two sentences, but a text without
+ * sentence ends (a recording's transcript, a long paragraph in a script without spaces after its full stops) is one
+ * passage, and past the model's input limit (8,191 tokens for OpenAI's: some 4 characters a token in English, one or
+ * two in Chinese) the provider refuses the whole request, so that memoir's chat could never use its embeddings. Such a
+ * passage is embedded by its beginning; its words are all searched by the lexical retrieval.
+ */
+export const EMBED_MAX_CHARS = 4_000;
+
+/** `text` as it is sent to be embedded: its first EMBED_MAX_CHARS code units, never half a surrogate pair. */
+export function embeddable(text: string): string {
+  if (text.length <= EMBED_MAX_CHARS) return text;
+  const last = text.charCodeAt(EMBED_MAX_CHARS - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? EMBED_MAX_CHARS - 1 : EMBED_MAX_CHARS);
+}
+
 /** Stored vectors decoded between two turns of the event loop (some 6 ms for 1,000 of 1,536 dimensions). */
 export const DECODE_SLICE = 1_000;
 
@@ -175,7 +191,7 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
         const textOf = new Map(ids.map((id, i) => [id, texts[i]!]));
         const client = await clientFor(llm);
         const vectors = await withModelPlace(undefined, () =>
-          client.embedDocuments(missing.map((id) => textOf.get(id)!)),
+          client.embedDocuments(missing.map((id) => embeddable(textOf.get(id)!))),
         );
         const createdAt = now().toISOString();
         const records: EmbeddingRecord[] = missing.map((id, i) => ({

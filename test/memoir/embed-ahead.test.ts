@@ -6,7 +6,7 @@ import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import { createLogger } from '../../src/core/log.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
-import type { EmbeddingRecord } from '../../src/memoir/embeddings.js';
+import { EMBED_MAX_CHARS, type EmbeddingRecord } from '../../src/memoir/embeddings.js';
 import { configureModelCalls, withModelPlace } from '../../src/memoir/model-calls.js';
 import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
 import { passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
@@ -147,6 +147,33 @@ describe('the passages of what the owner writes are embedded ahead of the questi
     expect(described.json().data.inference.description).toBe(DESCRIPTION);
     await ahead().idle();
     expect(embedded(before).sort()).toEqual([caption, ...passageTexts(DESCRIPTION)].sort());
+  });
+
+  it('a text without sentence ends is embedded by its beginning, within what the model takes', async () => {
+    // A recording's transcript has no full stops: the whole text is one passage, past the model's input limit.
+    const words = 'we walked along the river to the old mill and talked about the war and the harvest ';
+    const transcript = words.repeat(Math.ceil(12_000 / words.length)).trim();
+    expect(passageTexts(transcript)).toEqual([transcript]);
+    standin.refuseInputsOver(EMBED_MAX_CHARS);
+    try {
+      const left = ahead().left;
+      const before = standin.embeddingRequests.length;
+      const made = await call(owner, 'POST', '/api/v1/svcloom/journal', { content: transcript, private: true });
+      expect(made.statusCode, made.body).toBe(201);
+      await ahead().idle();
+      expect(ahead().left).toBe(left);
+      expect(embedded(before)).toEqual([transcript.slice(0, EMBED_MAX_CHARS)]);
+      // And the chat uses the embeddings: the question alone is sent.
+      standin.answerWith(() => 'We walked to the old mill.');
+      const asked = standin.embeddingRequests.length;
+      const res = await call(owner, 'POST', '/api/v1/svcloom/chat', { message: 'Where did you walk by the river?' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([
+        ['Where did you walk by the river?'],
+      ]);
+    } finally {
+      standin.refuseInputsOver(Number.POSITIVE_INFINITY);
+    }
   });
 
   it('when the provider fails, the passages are left to the next question, which embeds them with it', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
-import type { EmbeddingRecord } from '../../src/memoir/embeddings.js';
+import { EMBED_MAX_CHARS, type EmbeddingRecord, embeddable } from '../../src/memoir/embeddings.js';
 import { searchMemoir, searchMemoirWithEmbeddings, type SourceDoc } from '../../src/memoir/retrieval.js';
 import type { TestServer } from '../helpers.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../support/openai-standin.js';
@@ -27,6 +27,19 @@ const DOCS: SourceDoc[] = [
   { id: 'jrn_books', kind: 'journal', text: 'Susan read every book in the Leeds library by the age of twelve.' },
   { id: 'jrn_garden', kind: 'journal', text: 'Frank grew leeks and sweet peas on the allotment.' },
 ];
+
+describe('what is sent to be embedded', () => {
+  it('is the text, or its first EMBED_MAX_CHARS code units, never half a surrogate pair', () => {
+    expect(embeddable('A short passage.')).toBe('A short passage.');
+    const long = 'a'.repeat(EMBED_MAX_CHARS + 10);
+    expect(embeddable(long)).toBe('a'.repeat(EMBED_MAX_CHARS));
+    // An emoji (two code units) across the limit is left out whole.
+    const across = `${'a'.repeat(EMBED_MAX_CHARS - 1)}😀${'b'.repeat(10)}`;
+    expect(embeddable(across)).toBe('a'.repeat(EMBED_MAX_CHARS - 1));
+    const before = `${'a'.repeat(EMBED_MAX_CHARS - 2)}😀${'b'.repeat(10)}`;
+    expect(embeddable(before)).toBe(`${'a'.repeat(EMBED_MAX_CHARS - 2)}😀`);
+  });
+});
 
 describe('combining lexical and embedding scores', () => {
   it('a paraphrase close in meaning is answered and cited; a question close to nothing is not', async () => {

@@ -53,6 +53,11 @@ export interface OpenAiStandin {
   embedWith(fn: (text: string) => number[]): void;
   /** Makes the next `times` requests fail with this HTTP status. */
   failNext(status: number, times?: number): void;
+  /**
+   * Refuses an embeddings request any of whose inputs is longer than `chars` (400, as a provider refuses an input past
+   * its model's limit). Infinity (the default): none.
+   */
+  refuseInputsOver(chars: number): void;
   /** Answers chat completions only after this many ms (0: at once, the default). */
   slowDown(ms: number): void;
   /**
@@ -117,6 +122,7 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   const embeddingRequests: OpenAiStandin['embeddingRequests'] = [];
   let embed: (text: string) => number[] = hashedWords;
   let delayMs = 0;
+  let inputLimit = Number.POSITIVE_INFINITY;
   const holds: Array<{ arrive: () => void; released: Promise<number | undefined> }> = [];
   const server: Server = createServer(async (req, res) => {
     if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
@@ -128,6 +134,14 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
         res
           .writeHead(status, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { message: 'stand-in failure', type: 'server_error' } }));
+        return;
+      }
+      if (input.some((t) => t.length > inputLimit)) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: { message: 'an input is past the model’s limit', type: 'invalid_request_error' },
+          }),
+        );
         return;
       }
       const vector = (t: string) => {
@@ -249,6 +263,7 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
     embedWith: (fn) => (embed = fn),
     failNext: (status, times = 1) => failures.push(...Array.from({ length: times }, () => status)),
     slowDown: (ms) => void (delayMs = ms),
+    refuseInputsOver: (chars) => void (inputLimit = chars),
     holdNext: () => {
       let arrive = () => {};
       let release: (status?: number) => void = () => {};

@@ -283,6 +283,8 @@ function startVerificationSweep(services: Services): void {
 
 /** The catch-up of passages never embedded ahead under way, per open Services (awaited by closeServices). */
 const memoirCatchUps = new WeakMap<Services, Promise<void>>();
+/** The memoirs the last catch-ups could not finish, per open Services: the next takes them last. */
+const memoirsFailed = new WeakMap<Services, Set<string>>();
 
 /**
  * Embeds the passages of the memoirs never embedded ahead (src/memoir/embed-catch-up.ts), with a provider configured
@@ -295,7 +297,11 @@ export function catchUpMemoirs(services: Services): Promise<void> {
   const running = memoirCatchUps.get(services);
   if (running) return running;
   const run = import('./memoir/embed-catch-up.js')
-    .then(({ catchUpAhead }) => catchUpAhead(services.store, ahead, services.clock))
+    .then(({ catchUpAhead }) => {
+      let failed = memoirsFailed.get(services);
+      if (!failed) memoirsFailed.set(services, (failed = new Set()));
+      return catchUpAhead(services.store, ahead, services.clock, {}, failed);
+    })
     .then(
       (r) => {
         if (r.caughtUp > 0 || !r.complete)

@@ -77,60 +77,88 @@ async function embedAll(
   return ahead.noteAll(view, accountId, part, now);
 }
 
+/** One memoir to catch up: whose vectors, which memoir, and how its texts are read. */
+interface MemoirJob {
+  accountId: string;
+  /** `own`, or the share's id. */
+  source: string;
+  read: () => Promise<readonly string[]>;
+}
+
+/**
+ * The memoirs of `store` the catch-up looks at, in order: each active account's own, then each open share with chat
+ * claimed by an heir.
+ */
+async function memoirJobs(store: Store, now: Date): Promise<MemoirJob[]> {
+  const jobs: MemoirJob[] = [];
+  for (const account of await store.all<AccountRecord>(ACCOUNTS)) {
+    // A suspended account asks nothing: its memoir waits, unmarked, for it to be active again.
+    if (account.status === 'suspended') continue;
+    jobs.push({
+      accountId: account.id,
+      source: 'own',
+      read: async () => (await chatDocs(accountStore(store, account.id), account.id, 'owner')).docs.map((d) => d.text),
+    });
+  }
+  for (const grant of await store.all<GrantRecord>(GRANTS)) {
+    const heir = grant.granteeId;
+    if (!heir || !grant.permissions.includes('chat') || grantState(grant, now) !== 'open') continue;
+    jobs.push({
+      accountId: heir,
+      source: grant.id,
+      read: async () => {
+        const opened = await openGrant(store, grant.id, heir, 'chat', now);
+        return (await chatDocs(opened.store, opened.grantorId, 'heir')).docs.map((d) => d.text);
+      },
+    });
+  }
+  return jobs;
+}
+
 /**
  * Embeds, through `ahead`, the passages of every memoir in `store` (the whole store: the system's view) not marked
  * done for `ahead`'s model: each account's own, in that account, and each open share with chat claimed by an heir,
  * as the heir's chat reads it (no private entry), in the heir's account.
+ *
+ * `failed` (kept by the caller from one catch-up to the next) holds the marks of the memoirs that could not be
+ * finished: they are taken last, so that a memoir that fails every time (an input the provider refuses) holds back no
+ * other. One that finishes leaves it.
  */
 export async function catchUpAhead(
   store: Store,
   ahead: EmbedAhead,
   clock: Clock,
   opts: CatchUpOptions = {},
+  failed: Set<string> = new Set(),
 ): Promise<CatchUpResult> {
   const model = ahead.model;
   const done = new Set(
     (await store.all<AheadMark>(MEMOIR_AHEAD_MARKS)).filter((m) => m.model === model).map((m) => m.id),
   );
+  const jobs = (await memoirJobs(store, clock.now())).filter((j) => !done.has(markId(j.accountId, j.source)));
+  const last = (j: MemoirJob) => (failed.has(markId(j.accountId, j.source)) ? 1 : 0);
+  jobs.sort((a, b) => last(a) - last(b));
   let caughtUp = 0;
   let skipped = 0;
-  const stopped = () => ({ caughtUp, skipped, complete: false });
-  /** Embeds one memoir's texts into `accountId`'s account and marks it; false when it could not finish. */
-  const catchUp = async (accountId: string, source: string, read: () => Promise<readonly string[]>) => {
+  for (const { accountId, source, read } of jobs) {
+    if (ahead.stopped) return { caughtUp, skipped, complete: false };
     const id = markId(accountId, source);
-    if (done.has(id)) return true;
-    if (ahead.stopped) return false;
     const view = accountStore(store, accountId);
     let texts: readonly string[];
     try {
       texts = await read();
     } catch {
       skipped += 1;
-      return true;
+      continue;
     }
-    if (!(await embedAll(ahead, view, accountId, texts, clock, opts))) return false;
+    if (!(await embedAll(ahead, view, accountId, texts, clock, opts))) {
+      failed.add(id);
+      return { caughtUp, skipped, complete: false };
+    }
+    failed.delete(id);
     const mark: AheadMark = { id, ownerId: accountId, source, model, at: clock.now().toISOString() };
     await view.put(MEMOIR_AHEAD_MARKS, mark);
     caughtUp += 1;
-    return true;
-  };
-
-  for (const account of await store.all<AccountRecord>(ACCOUNTS)) {
-    // A suspended account asks nothing: its memoir waits, unmarked, for it to be active again.
-    if (account.status === 'suspended') continue;
-    const read = async () =>
-      (await chatDocs(accountStore(store, account.id), account.id, 'owner')).docs.map((d) => d.text);
-    if (!(await catchUp(account.id, 'own', read))) return stopped();
-  }
-  const now = clock.now();
-  for (const grant of await store.all<GrantRecord>(GRANTS)) {
-    const heir = grant.granteeId;
-    if (!heir || !grant.permissions.includes('chat') || grantState(grant, now) !== 'open') continue;
-    const read = async () => {
-      const opened = await openGrant(store, grant.id, heir, 'chat', now);
-      return (await chatDocs(opened.store, opened.grantorId, 'heir')).docs.map((d) => d.text);
-    };
-    if (!(await catchUp(heir, grant.id, read))) return stopped();
   }
   return { caughtUp, skipped, complete: skipped === 0 };
 }

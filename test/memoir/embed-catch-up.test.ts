@@ -201,6 +201,52 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     expect(sent(asked)).toEqual(passageTexts(text));
   });
 
+  it('takes a memoir it could not finish last next time: one that always fails holds back no other', async () => {
+    // The provider refuses this memoir's passage every time (past what it takes); the next account's is short.
+    const refused = await registerUser(server.app);
+    const long = 'The orchard behind the school had seven pear trees and a well that nobody was allowed to open.';
+    expect((await post(refused, '/api/v1/svcloom/journal', { content: long })).statusCode).toBe(201);
+    const next = await registerUser(server.app);
+    expect((await post(next, '/api/v1/svcloom/journal', { content: 'Pears in May.' })).statusCode).toBe(201);
+    standin.refuseInputsOver(long.length - 1);
+    try {
+      const failed = new Set<string>();
+      const first = await catchUpAhead(
+        server.services.store,
+        new EmbedAhead(llmOf(standin), silent),
+        clock,
+        {},
+        failed,
+      );
+      expect(first).toEqual({ caughtUp: 0, skipped: 0, complete: false });
+      expect(await marksOf(next.accountId)).toEqual([]);
+      // The next catch-up takes the other memoirs first, then fails at that one again.
+      const second = await catchUpAhead(
+        server.services.store,
+        new EmbedAhead(llmOf(standin), silent),
+        clock,
+        {},
+        failed,
+      );
+      expect(second).toEqual({ caughtUp: 1, skipped: 0, complete: false });
+      expect((await marksOf(next.accountId)).map((m) => m.source)).toEqual(['own']);
+      expect(await marksOf(refused.accountId)).toEqual([]);
+      // Once the provider takes it, it is caught up and leaves the list.
+      standin.refuseInputsOver(Number.POSITIVE_INFINITY);
+      const third = await catchUpAhead(
+        server.services.store,
+        new EmbedAhead(llmOf(standin), silent),
+        clock,
+        {},
+        failed,
+      );
+      expect(third).toEqual({ caughtUp: 1, skipped: 0, complete: true });
+      expect(failed.size).toBe(0);
+    } finally {
+      standin.refuseInputsOver(Number.POSITIVE_INFINITY);
+    }
+  });
+
   it('passes over a memoir it could not read, and reads it at the next catch-up', async () => {
     const unread = await registerUser(server.app);
     const text = 'My brother Paul built a boat in the garage and never sailed it.';

@@ -67,7 +67,7 @@ import { unstorableText } from '../src/tools/text-guard.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../test/support/engines.js';
 import { forgetReadings, withReadingCaches } from '../test/support/reading-caches.js';
 import { overriding, wrapTransactions } from '../test/support/store-wrap.js';
-import { standinProcess } from './standin-child.js';
+import { type StandinProcess, standinProcess } from './standin-child.js';
 import { fmt, isMain, median } from './util.js';
 
 // ---------------------------------------------------------------------------
@@ -526,6 +526,26 @@ async function benchLongMemoir(): Promise<void> {
 const AHEAD_ENTRIES = 300;
 
 /**
+ * The first question in `ownerId`'s memoir with a provider, as from a start (no vector kept in memory, nothing of the
+ * texts read in this process): its time, the event loop's longest hold, and what was sent to the stand-in.
+ */
+async function firstQuestion(
+  standin: StandinProcess,
+  llm: { baseUrl: string; apiKey: string; model: string; embeddingModel: string },
+  raw: Store,
+  ownerId: string,
+) {
+  sizeVectorCache(VECTOR_CACHE_BYTES);
+  forgetReadings();
+  const from = (await standin.embeddingInputs()).length;
+  const view = accountStore(raw, ownerId);
+  const embedder = cachedEmbedder(llm, view, ownerId, () => new Date());
+  const r = await held(() => prepareChat(view, ownerId, 'Where did I travel with Maria?', 'owner', embedder));
+  const asked = (await standin.embeddingInputs()).slice(from);
+  return { ...r, requests: asked.length, inputs: asked.reduce((n, q) => n + q.length, 0) };
+}
+
+/**
  * AHEAD_ENTRIES entries of some 2 kB in two accounts, on lowdb and PostgreSQL, against the local OpenAI stand-in in a process of its own (dense
  * vectors of 1,536 dimensions: ./standin-child.ts): one written with its passages
  * embedded ahead (src/memoir/embed-ahead.ts, waited for before asking), one without. The first question in each, from
@@ -563,17 +583,7 @@ async function benchAhead(): Promise<void> {
             await ahead.idle();
           });
       }
-      // Each from a start: no vector kept in memory, nothing of the texts read in this process.
-      const ask = async (ownerId: string) => {
-        sizeVectorCache(VECTOR_CACHE_BYTES);
-        forgetReadings();
-        const from = (await standin.embeddingInputs()).length;
-        const view = accountStore(raw, ownerId);
-        const embedder = cachedEmbedder(llm, view, ownerId, () => new Date());
-        const r = await held(() => prepareChat(view, ownerId, 'Where did I travel with Maria?', 'owner', embedder));
-        const asked = (await standin.embeddingInputs()).slice(from);
-        return { ...r, requests: asked.length, inputs: asked.reduce((n, q) => n + q.length, 0) };
-      };
+      const ask = (ownerId: string) => firstQuestion(standin, llm, raw, ownerId);
       const before = await ask(owners[0]);
       const after = await ask(owners[1]);
       console.log(
@@ -643,16 +653,7 @@ async function benchCatchUp(): Promise<void> {
           texts.map((t) => readings.get(t)!),
         );
       }
-      const ask = async (ownerId: string) => {
-        sizeVectorCache(VECTOR_CACHE_BYTES);
-        forgetReadings();
-        const from = (await standin.embeddingInputs()).length;
-        const view = accountStore(raw, ownerId);
-        const embedder = cachedEmbedder(llm, view, ownerId, () => new Date());
-        const r = await held(() => prepareChat(view, ownerId, 'Where did I travel with Maria?', 'owner', embedder));
-        const asked = (await standin.embeddingInputs()).slice(from);
-        return { ...r, requests: asked.length, inputs: asked.reduce((n, q) => n + q.length, 0) };
-      };
+      const ask = (ownerId: string) => firstQuestion(standin, llm, raw, ownerId);
       const catchUp = async () => {
         sizeVectorCache(VECTOR_CACHE_BYTES);
         const from = (await standin.embeddingInputs()).length;

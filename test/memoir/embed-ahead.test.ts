@@ -13,7 +13,7 @@ import { passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
 import { type TestServer, startTestServer, tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
-import { grant, multipartBody } from './support.js';
+import { fireSwitch, grant, linkChatPlan, multipartBody } from './support.js';
 
 // With a provider configured, what the owner writes has its passages embedded in the background once stored, so that
 // the next chat question sends the provider the question alone (src/memoir/embed-ahead.ts).
@@ -209,7 +209,6 @@ describe('an heir who claims an open share', () => {
   const DAY = 86_400_000;
   let offset = 0;
   const clock = { now: () => new Date(Date.parse('2026-06-01T09:00:00Z') + offset) };
-  const EVM = (n: number) => `0x${String(n).repeat(40).slice(0, 40)}`;
   let standin: OpenAiStandin;
   let server: TestServer;
 
@@ -235,26 +234,8 @@ describe('an heir who claims an open share', () => {
     ] as const)
       expect((await post(owner, '/api/v1/svcloom/journal', { content, private: isPrivate })).statusCode).toBe(201);
     await server.services.memoirAhead!.idle();
-    const reporter = await server.key({ ownerId: owner.accountId, tier: 'public', scopes: ['contracts'] });
-    const linked = await post(owner, '/api/v1/svcloom/heirs/plans', {
-      label: 'Family',
-      plan: {
-        blockchain: 'evm',
-        ownerAddress: EVM(1),
-        beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
-        deadMansSwitch: { enabled: true, intervalDays: 90 },
-      },
-      heirAccess: { enabled: true, openAfterDays: 7, allowChat: true },
-    });
-    expect(linked.statusCode, linked.body).toBe(201);
-    const { shareId, code } = linked.json().data.codes[0] as { shareId: string; code: string };
-    const fired = await server.app.inject({
-      method: 'POST',
-      url: `/api/v1/svcloom/heirs/plans/${linked.json().data.plan.id}/events`,
-      headers: { authorization: `Bearer ${reporter}` },
-      payload: { type: 'deadman.triggered' },
-    });
-    expect(fired.statusCode, fired.body).toBe(200);
+    const { planId, shareId, code } = await linkChatPlan(server, owner);
+    await fireSwitch(server, owner.accountId, planId);
     offset = 8 * DAY;
     await completeDueVerifications(server.services.store, clock);
 

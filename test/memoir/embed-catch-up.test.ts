@@ -15,7 +15,7 @@ import { type TestServer, startTestServer } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, signIn, type TestSession } from '../support/session.js';
 import { countReads, overriding } from '../support/store-wrap.js';
-import { grant, MEMOIR_ENGINES, startEngineServer } from './support.js';
+import { fireSwitch, grant, linkChatPlan, MEMOIR_ENGINES, startEngineServer } from './support.js';
 
 // Memoirs written before the service embedded ahead, and shares that opened after their heir claimed them, have their
 // passages embedded by a catch-up in the background, once per memoir and model (src/memoir/embed-catch-up.ts).
@@ -27,7 +27,6 @@ const SHOP = 'My father kept a bicycle shop on Rue Carnot. He mended punctures f
 const SECRET = 'Nobody knows I sold the shop at a loss.';
 const ANSWER = 'I grew up above the shop, in two rooms that smelt of rubber and oil.';
 const DAY = 86_400_000;
-const EVM = (n: number) => `0x${String(n).repeat(40).slice(0, 40)}`;
 const llmOf = (standin: OpenAiStandin, embeddingModel = 'standin-embed') => ({
   baseUrl: standin.baseUrl,
   apiKey: 'sk-standin',
@@ -70,32 +69,14 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     });
     expect(answered.statusCode, answered.body).toBe(200);
     // A share claimed while pending, which opens later with time: nothing is written when it opens.
-    const linked = await post(owner, '/api/v1/svcloom/heirs/plans', {
-      label: 'Family',
-      plan: {
-        blockchain: 'evm',
-        ownerAddress: EVM(1),
-        beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
-        deadMansSwitch: { enabled: true, intervalDays: 90 },
-      },
-      heirAccess: { enabled: true, openAfterDays: 7, allowChat: true },
-    });
-    expect(linked.statusCode, linked.body).toBe(201);
-    const code = linked.json().data.codes[0] as { shareId: string; code: string };
-    shareId = code.shareId;
+    const linked = await linkChatPlan(server, owner);
+    shareId = linked.shareId;
     heir = await registerUser(server.app);
     await grant(server, heir.accountId, 5);
     await grant(server, owner.accountId, 5);
-    const claimed = await post(heir, '/api/v1/svcloom/shared/claim', { code: code.code });
+    const claimed = await post(heir, '/api/v1/svcloom/shared/claim', { code: linked.code });
     expect(claimed.statusCode, claimed.body).toBe(200);
-    const reporter = await server.key({ ownerId: owner.accountId, tier: 'public', scopes: ['contracts'] });
-    const fired = await server.app.inject({
-      method: 'POST',
-      url: `/api/v1/svcloom/heirs/plans/${linked.json().data.plan.id}/events`,
-      headers: { authorization: `Bearer ${reporter}` },
-      payload: { type: 'deadman.triggered' },
-    });
-    expect(fired.statusCode, fired.body).toBe(200);
+    await fireSwitch(server, owner.accountId, linked.planId);
     offset = 8 * DAY;
     await completeDueVerifications(server.services.store, clock);
     expect(standin.embeddingRequests).toEqual([]);
@@ -327,19 +308,9 @@ describe('the service', () => {
       server.services.memoirAhead = undefined;
       expect((await post(owner, '/api/v1/svcloom/journal', { content: LAKE })).statusCode).toBe(201);
       server.services.memoirAhead = ahead;
-      const linked = await post(owner, '/api/v1/svcloom/heirs/plans', {
-        label: 'Family',
-        plan: {
-          blockchain: 'evm',
-          ownerAddress: EVM(1),
-          beneficiaries: [{ name: 'Ana', address: EVM(2), percentage: 100 }],
-          deadMansSwitch: { enabled: true, intervalDays: 90 },
-        },
-        heirAccess: { enabled: true, openAfterDays: 7, allowChat: true },
-      });
-      expect(linked.statusCode, linked.body).toBe(201);
+      const linked = await linkChatPlan(server, owner);
       const heir = await registerUser(server.app);
-      const claimed = await post(heir, '/api/v1/svcloom/shared/claim', { code: linked.json().data.codes[0].code });
+      const claimed = await post(heir, '/api/v1/svcloom/shared/claim', { code: linked.code });
       expect(claimed.statusCode, claimed.body).toBe(200);
       await ahead.idle();
       expect(standin.embeddingRequests).toEqual([]);
@@ -350,14 +321,7 @@ describe('the service', () => {
       await vi.waitFor(async () => expect(await server.services.store.all(MEMOIR_AHEAD_MARKS)).toHaveLength(3));
 
       // The switch fires; a week later the next round completes the verification and the share opens.
-      const reporter = await server.key({ ownerId: owner.accountId, tier: 'public', scopes: ['contracts'] });
-      const fired = await server.app.inject({
-        method: 'POST',
-        url: `/api/v1/svcloom/heirs/plans/${linked.json().data.plan.id}/events`,
-        headers: { authorization: `Bearer ${reporter}` },
-        payload: { type: 'deadman.triggered' },
-      });
-      expect(fired.statusCode, fired.body).toBe(200);
+      await fireSwitch(server, owner.accountId, linked.planId);
       offset = 8 * DAY;
       const asked = standin.embeddingRequests.length;
       vi.advanceTimersByTime(60_000);

@@ -6,6 +6,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { Store } from '../../src/store/port.js';
 import { startTestServer, tmpDir, tmpStore, type TestServer } from '../helpers.js';
 import { dropSchemas, randomSchema, testDatabaseUrl } from '../support/engines.js';
+import { sessionHeaders, type TestSession } from '../support/session.js';
 
 /** A multipart/form-data body by hand: fields and one file. */
 export function multipartBody(
@@ -133,4 +134,45 @@ export async function startEngineServer(
       await dropSchemas(url, schema);
     },
   };
+}
+
+/**
+ * Links a plan with a dead man's switch to `owner`'s memoir, one heir (Ana) whose share, with chat, opens 7 days after
+ * the switch fires: the plan's id, the share's and its claim code.
+ */
+export async function linkChatPlan(
+  server: TestServer,
+  owner: TestSession,
+): Promise<{ planId: string; shareId: string; code: string }> {
+  const address = (n: number) => `0x${String(n).repeat(40)}`;
+  const linked = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/svcloom/heirs/plans',
+    headers: sessionHeaders(owner, { csrf: true }),
+    payload: {
+      label: 'Family',
+      plan: {
+        blockchain: 'evm',
+        ownerAddress: address(1),
+        beneficiaries: [{ name: 'Ana', address: address(2), percentage: 100 }],
+        deadMansSwitch: { enabled: true, intervalDays: 90 },
+      },
+      heirAccess: { enabled: true, openAfterDays: 7, allowChat: true },
+    },
+  });
+  if (linked.statusCode !== 201) throw new Error(`linking the plan: ${linked.body}`);
+  const { shareId, code } = linked.json().data.codes[0] as { shareId: string; code: string };
+  return { planId: linked.json().data.plan.id as string, shareId, code };
+}
+
+/** Reports that the plan's switch fired, with a key of the owner's account: its verification's waiting period starts. */
+export async function fireSwitch(server: TestServer, ownerId: string, planId: string): Promise<void> {
+  const reporter = await server.key({ ownerId, tier: 'public', scopes: ['contracts'] });
+  const fired = await server.app.inject({
+    method: 'POST',
+    url: `/api/v1/svcloom/heirs/plans/${planId}/events`,
+    headers: { authorization: `Bearer ${reporter}` },
+    payload: { type: 'deadman.triggered' },
+  });
+  if (fired.statusCode !== 200) throw new Error(`reporting the switch: ${fired.body}`);
 }

@@ -13,8 +13,9 @@
  *
  * All of it is the system's work in the model's places (./model-calls.ts): it takes one turn among the accounts'
  * own calls, however many memoirs it has to go through. It stops at the first memoir it could not finish (the provider
- * failing, the service stopping): the next catch-up goes on from there. A memoir whose texts could not be read is
- * passed over (counted in `skipped`), and looked at again by the next catch-up.
+ * failing, the service stopping): the next catch-up goes on from there, and takes the memoirs that could not be
+ * finished after the others. A memoir whose texts could not be read is passed over (counted in `skipped`), and looked
+ * at again by the next catch-up.
  */
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import { accountStore } from '../accounts/tenancy.js';

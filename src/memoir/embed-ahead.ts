@@ -56,6 +56,11 @@ interface AccountWork {
   carry: string[];
   /** The run embedding them: true when it ended with every text it took embedded, false when it left some. */
   run?: Promise<boolean>;
+  /**
+   * Whether the vectors made or read are kept in memory (`cachedEmbedder`'s `keep`): for a run a write started (its
+   * author may ask next), not for one the catch-up started (it goes through every memoir).
+   */
+  keep: boolean;
 }
 
 /**
@@ -102,7 +107,7 @@ export class EmbedAhead {
    * in the background. Returns at once; never throws.
    */
   note(store: Store, ownerId: string, texts: readonly string[], now: () => Date): void {
-    this.#take(store, ownerId, texts, now);
+    this.#take(store, ownerId, texts, now, true);
   }
 
   /**
@@ -111,7 +116,7 @@ export class EmbedAhead {
    * before (./embed-catch-up.ts), which marks an account done only then.
    */
   async noteAll(store: Store, ownerId: string, texts: readonly string[], now: () => Date): Promise<boolean> {
-    const { taken, run } = this.#take(store, ownerId, texts, now);
+    const { taken, run } = this.#take(store, ownerId, texts, now, false);
     return taken && (run ? await run : true);
   }
 
@@ -125,17 +130,21 @@ export class EmbedAhead {
     return this.#llm.embeddingModel ?? DEFAULT_EMBEDDING_MODEL;
   }
 
-  /** Adds `texts` to the account's waiting texts: whether every one was taken, and the run that embeds them. */
+  /**
+   * Adds `texts` to the account's waiting texts: whether every one was taken, and the run that embeds them (a run
+   * started here keeps its vectors in memory when `keep`).
+   */
   #take(
     store: Store,
     ownerId: string,
     texts: readonly string[],
     now: () => Date,
+    keep: boolean,
   ): { taken: boolean; run: Promise<boolean> | undefined } {
     if (this.#stopped) return { taken: false, run: undefined };
     let work = this.#accounts.get(ownerId);
     const fresh = !work;
-    work ??= { store, now, texts: new Set(), carry: [] };
+    work ??= { store, now, texts: new Set(), carry: [], keep };
     let taken = true;
     for (const text of texts) {
       if (!text.trim() || work.texts.has(text)) continue;
@@ -197,7 +206,7 @@ export class EmbedAhead {
   }
 
   async #drain(ownerId: string, work: AccountWork): Promise<boolean> {
-    const embedder = cachedEmbedder(this.#llm, work.store, ownerId, work.now);
+    const embedder = cachedEmbedder(this.#llm, work.store, ownerId, work.now, { keep: work.keep });
     let batch: string[] = [];
     try {
       // After the writing request's answer: the splitting and the provider's time are not the writer's to wait for.

@@ -162,9 +162,18 @@ async function storedVectors(store: Store, ownerId: string, ids: readonly string
 
 /**
  * An embedder for `llm` whose vectors are cached in `store` (an account view) under `ownerId`: texts already embedded
- * with this model are read back, the others are asked for in one request and kept.
+ * with this model are read back, the others are asked for in one request and kept. With `keep: false` the vectors it
+ * reads or makes are not added to those kept in memory (a background catch-up going through every memoir would push
+ * out the vectors of the accounts asking meanwhile); those already kept are still used.
  */
-export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, now: () => Date): Embedder {
+export function cachedEmbedder(
+  llm: LlmConfig,
+  store: Store,
+  ownerId: string,
+  now: () => Date,
+  opts: { keep?: boolean } = {},
+): Embedder {
+  const keep = opts.keep !== false;
   const model = llm.embeddingModel ?? DEFAULT_EMBEDDING_MODEL;
   return {
     model,
@@ -184,7 +193,7 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
         const vector = r.model === model ? vectorOf(r) : undefined;
         if (!vector) continue;
         known.set(r.id, vector);
-        if (vector instanceof Float32Array) keptVectors.set(r.id, vector);
+        if (keep && vector instanceof Float32Array) keptVectors.set(r.id, vector);
       }
       const missing = [...new Set(ids.filter((id) => !known.has(id)))];
       if (missing.length) {
@@ -209,7 +218,7 @@ export function cachedEmbedder(llm: LlmConfig, store: Store, ownerId: string, no
         records.forEach((r, i) => {
           const vector = vectorOf(r);
           known.set(r.id, vector ?? vectors[i]!);
-          if (vector instanceof Float32Array) keptVectors.set(r.id, vector);
+          if (keep && vector instanceof Float32Array) keptVectors.set(r.id, vector);
         });
       }
       return ids.map((id) => known.get(id)!);

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/core/log.js';
 import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
 import { catchUpAhead } from '../../src/memoir/embed-catch-up.js';
 import type { AheadMark } from '../../src/memoir/embed-marks.js';
-import type { EmbeddingRecord } from '../../src/memoir/embeddings.js';
+import { type EmbeddingRecord, sizeVectorCache, VECTOR_CACHE_BYTES } from '../../src/memoir/embeddings.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { MEMOIR_AHEAD_MARKS, MEMOIR_EMBEDDINGS, MEMOIR_JOURNAL } from '../../src/memoir/records.js';
 import { passageTexts } from '../../src/memoir/retrieval.js';
@@ -270,6 +270,39 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     const resumed = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
     expect(resumed).toEqual({ caughtUp: 1, skipped: 0, complete: true });
     expect(sent(asked)).toEqual([text]);
+  });
+
+  it("keeps no vector of the memoirs it goes through in memory; a write's run keeps its own", async () => {
+    const reader = await registerUser(server.app);
+    await grant(server, reader.accountId, 5);
+    const text = 'We planted a walnut tree the year you were born. It is taller than the house now.';
+    expect((await post(reader, '/api/v1/svcloom/journal', { content: text })).statusCode).toBe(201);
+    // Nothing kept in memory: as after a start.
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    expect(await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock)).toEqual({
+      caughtUp: 1,
+      skipped: 0,
+      complete: true,
+    });
+    const ask = async (message: string) => {
+      const reads = countReads(server.services.store, MEMOIR_EMBEDDINGS);
+      try {
+        const res = await post(reader, '/api/v1/svcloom/chat', { message });
+        expect(res.statusCode, res.body).toBe(200);
+        return reads.count();
+      } finally {
+        reads.restore();
+      }
+    };
+    // The catch-up's vectors are read from the store by the question.
+    expect(await ask('What did we plant?')).toBe(passageTexts(text).length);
+    // A write's are kept: the next question reads none.
+    const more = 'Your father climbed it every summer. He fell once and laughed.';
+    expect((await post(reader, '/api/v1/svcloom/journal', { content: more })).statusCode).toBe(201);
+    const ahead = new EmbedAhead(llmOf(standin), silent);
+    ahead.note(accountStore(server.services.store, reader.accountId), reader.accountId, [more], () => clock.now());
+    await ahead.idle();
+    expect(await ask('Who climbed the walnut tree?')).toBe(0);
   });
 
   it('goes through a memoir larger than the background bounds in parts', async () => {

@@ -228,6 +228,11 @@ export async function chatDocs(store: Store, ownerId: string, audience: Audience
   return { profile, docs: memoirDocs({ name: profile?.agentName ?? null, entries, answers, media: shown }) };
 }
 
+/** The texts a chat of `audience` searches, as the background embedding takes them (./embed-ahead.ts). */
+export async function chatTexts(store: Store, ownerId: string, audience: Audience): Promise<string[]> {
+  return (await chatDocs(store, ownerId, audience)).docs.map((d) => d.text);
+}
+
 /** The model step of a chat, separated so it can be charged (and refunded when it fails). */
 export async function prepareChat(
   store: Store,

@@ -22,7 +22,7 @@ import { accountStore } from '../accounts/tenancy.js';
 import { GRANTS, type GrantRecord, grantState, openGrant } from '../accounts/grants.js';
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
-import { chatDocs } from './agent.js';
+import { chatTexts } from './agent.js';
 import type { EmbedAhead } from './embed-ahead.js';
 import { type AheadMark, markId } from './embed-marks.js';
 import { MEMOIR_AHEAD_MARKS } from './records.js';
@@ -98,7 +98,7 @@ async function memoirJobs(store: Store, now: Date): Promise<MemoirJob[]> {
     jobs.push({
       accountId: account.id,
       source: 'own',
-      read: async () => (await chatDocs(accountStore(store, account.id), account.id, 'owner')).docs.map((d) => d.text),
+      read: () => chatTexts(accountStore(store, account.id), account.id, 'owner'),
     });
   }
   for (const grant of await store.all<GrantRecord>(GRANTS)) {
@@ -109,7 +109,7 @@ async function memoirJobs(store: Store, now: Date): Promise<MemoirJob[]> {
       source: grant.id,
       read: async () => {
         const opened = await openGrant(store, grant.id, heir, 'chat', now);
-        return (await chatDocs(opened.store, opened.grantorId, 'heir')).docs.map((d) => d.text);
+        return chatTexts(opened.store, opened.grantorId, 'heir');
       },
     });
   }

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { USERS, type UserRecord } from '../../accounts/sessions.js';
 import { type GrantedAccess, type GrantRecord, grantState } from '../../accounts/grants.js';
-import { chatDocs, chatHistory } from '../../memoir/agent.js';
+import { chatHistory, chatTexts } from '../../memoir/agent.js';
 import { heirShareView } from '../../memoir/heirs.js';
 import { getQuestionnaire, journalFor, listJournal } from '../../memoir/memoir.js';
 import { characterOf, insights } from '../../memoir/views.js';
@@ -83,7 +83,7 @@ function embedSharedAhead(ctx: ToolContext, grant: GrantRecord): void {
     ctx.principal.ownerId,
     async () => {
       const opened = await ctx.grants.open(grant.id, 'chat', now);
-      return (await chatDocs(opened.store, opened.grantorId, 'heir')).docs.map((d) => d.text);
+      return chatTexts(opened.store, opened.grantorId, 'heir');
     },
     () => ctx.clock.now(),
   );

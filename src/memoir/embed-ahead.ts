@@ -22,17 +22,13 @@ import type { Logger } from '../core/log.js';
 import type { Config } from '../core/config.js';
 import type { Store } from '../store/port.js';
 import { forgetCaughtUp } from './embed-marks.js';
-import { cachedEmbedder, DEFAULT_EMBEDDING_MODEL } from './embeddings.js';
+import { cachedEmbedder, DEFAULT_EMBEDDING_MODEL, EMBED_REQUEST_INPUTS } from './embeddings.js';
 import { passageTexts } from './retrieval.js';
 
 type LlmConfig = NonNullable<Config['llm']>;
 
-/**
- * Passages per request to the provider. Its answer is parsed in the main thread: 64 vectors of 1,536 dimensions are
- * some 2 MB of JSON numbers (the client asks for floats, which every OpenAI-compatible server gives), a few tens of
- * milliseconds of the event loop, where langchain's own batch of 512 held it for the better part of a second.
- */
-export const AHEAD_BATCH = 64;
+/** Passages per request to the provider (./embeddings.ts says why this many): one request per batch. */
+export const AHEAD_BATCH = EMBED_REQUEST_INPUTS;
 
 /**
  * Texts an account may have waiting at once. Past it a text is left to the next question: a memoir imported whole

@@ -98,6 +98,21 @@ export function sizeVectorCache(maxBytes: number): void {
 /** The bound of the vectors kept in memory, in bytes. */
 export const vectorCacheBytes = (): number => keptVectors.maxSize;
 
+/**
+ * Passages per request to the provider, on every path (a question's missing passages, the embedding ahead). The answer
+ * is parsed in the main thread: 64 vectors of 1,536 dimensions are some 2 MB of JSON numbers, a few tens of
+ * milliseconds of the event loop, where langchain's own batch of 512 held it for the better part of a second (and a
+ * question with 871 passages missing held it 139 to 155 ms at once, every other account's request waiting).
+ */
+export const EMBED_REQUEST_INPUTS = 64;
+
+/**
+ * A question's requests to the provider under way at once (langchain's `maxConcurrency`, which defaults to 2): its
+ * missing passages go in requests of EMBED_REQUEST_INPUTS, so that a memoir not embedded ahead is not a dozen round
+ * trips one after the other while the person waits.
+ */
+export const EMBED_CONCURRENT_REQUESTS = 4;
+
 const clients = new WeakMap<LlmConfig, EmbeddingsInterface>();
 
 /** The embeddings client of a configuration (one per configuration); langchain is loaded with the first one. */
@@ -112,6 +127,8 @@ async function clientFor(llm: LlmConfig): Promise<EmbeddingsInterface> {
       apiKey: llm.apiKey,
       configuration: { baseURL: llm.baseUrl },
       encodingFormat: 'float',
+      batchSize: EMBED_REQUEST_INPUTS,
+      maxConcurrency: EMBED_CONCURRENT_REQUESTS,
       maxRetries: 1,
       timeout: 60_000,
     });

@@ -4,6 +4,8 @@ import {
   cachedEmbedder,
   type EmbeddingRecord,
   DECODE_SLICE,
+  EMBED_CONCURRENT_REQUESTS,
+  EMBED_REQUEST_INPUTS,
   MANY_VECTOR_READS,
   packVector,
   sizeVectorCache,
@@ -14,7 +16,7 @@ import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
 import type { IndexValue, Store } from '../../src/store/port.js';
 import { tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
-import { ticker } from '../support/loop.js';
+import { ticker, until } from '../support/loop.js';
 import { overriding } from '../support/store-wrap.js';
 
 // The embeddings a chat keeps are stored as 32-bit floats in base64 (what embedding models give): about a quarter of
@@ -187,5 +189,41 @@ describe('an embedding record', () => {
     // It reads back what the first stored: the lowdb store answers at once, so the loop's turns are the slices'.
     expect(loop.stop()).toBeGreaterThanOrEqual(2);
     sizeVectorCache(VECTOR_CACHE_BYTES);
+  });
+
+  it(`sends a question's missing passages ${EMBED_REQUEST_INPUTS} to a request, ${EMBED_CONCURRENT_REQUESTS} requests at once, and answers each text its own vector`, async () => {
+    // Each answer is parsed in the main thread: langchain's batch of 512 held the event loop a tenth of a second and
+    // more for every other account's request.
+    const seed = (text: string) => Number(/\d+/.exec(text)![0]) * 13 + 5;
+    standin.embedWith((text) => modelLike(seed(text)));
+    const owner = 'acct_EMBEDDINGBATCH0000000000000';
+    const texts = Array.from(
+      { length: 5 * EMBED_REQUEST_INPUTS + 10 },
+      (_, i) => `Letter ${i} from the farm, and the weather there.`,
+    );
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    const asked = standin.embeddingRequests.length;
+    const hold = standin.holdEmbeddings();
+    let vectors: Awaited<ReturnType<ReturnType<typeof cachedEmbedder>['embed']>> | undefined;
+    const embedding = cachedEmbedder(llm, accountStore(store, owner), owner, () => new Date())
+      .embed(texts)
+      .then((v) => (vectors = v));
+    try {
+      // As many requests under way as allowed, no more: held, so that those a looser client sent would be seen.
+      await until(() => hold.inFlight() >= EMBED_CONCURRENT_REQUESTS);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(hold.peak()).toBe(EMBED_CONCURRENT_REQUESTS);
+    } finally {
+      hold.release();
+    }
+    await embedding;
+    expect(hold.peak()).toBe(EMBED_CONCURRENT_REQUESTS);
+    const sent = standin.embeddingRequests.slice(asked).map((r) => r.input);
+    expect(sent.map((input) => input.length).sort((a, b) => a - b)).toEqual([
+      10,
+      ...Array(5).fill(EMBED_REQUEST_INPUTS),
+    ]);
+    expect(sent.flat().sort()).toEqual([...texts].sort());
+    expect(vectors!.map((v) => Array.from(v))).toEqual(texts.map((t) => modelLike(seed(t)).map(Math.fround)));
   });
 });

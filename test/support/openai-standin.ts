@@ -58,6 +58,11 @@ export interface OpenAiStandin {
    * its model's limit). Infinity (the default): none.
    */
   refuseInputsOver(chars: number): void;
+  /**
+   * Holds the embeddings requests from now on, unanswered, until `release` is called (then those held are answered and
+   * the next ones at once). `inFlight`: how many are under way now; `peak`: the most at once since the hold began.
+   */
+  holdEmbeddings(): { inFlight(): number; peak(): number; release(): void };
   /** Answers chat completions only after this many ms (0: at once, the default). */
   slowDown(ms: number): void;
   /**
@@ -123,12 +128,18 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   let embed: (text: string) => number[] = hashedWords;
   let delayMs = 0;
   let inputLimit = Number.POSITIVE_INFINITY;
+  let embedGate: Promise<void> | undefined;
+  let embedsInFlight = 0;
+  let embedsPeak = 0;
   const holds: Array<{ arrive: () => void; released: Promise<number | undefined> }> = [];
   const server: Server = createServer(async (req, res) => {
     if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
       const body = (await readJson(req)) as { model: string; input: string | string[]; encoding_format?: string };
       const input = Array.isArray(body.input) ? body.input : [body.input];
       embeddingRequests.push({ model: body.model, input, authorization: req.headers.authorization });
+      embedsPeak = Math.max(embedsPeak, ++embedsInFlight);
+      res.once('close', () => embedsInFlight--);
+      if (embedGate) await embedGate;
       const status = failures.shift();
       if (status !== undefined) {
         res
@@ -264,6 +275,19 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
     failNext: (status, times = 1) => failures.push(...Array.from({ length: times }, () => status)),
     slowDown: (ms) => void (delayMs = ms),
     refuseInputsOver: (chars) => void (inputLimit = chars),
+    holdEmbeddings: () => {
+      let release = () => {};
+      embedGate = new Promise<void>((resolve) => (release = resolve));
+      embedsPeak = embedsInFlight;
+      return {
+        inFlight: () => embedsInFlight,
+        peak: () => embedsPeak,
+        release: () => {
+          embedGate = undefined;
+          release();
+        },
+      };
+    },
     holdNext: () => {
       let arrive = () => {};
       let release: (status?: number) => void = () => {};

@@ -65,6 +65,21 @@ interface AccountWork {
  */
 export const AHEAD_PAUSE_MS = 60_000;
 
+/**
+ * Whether the provider refused a request for what it held (400, 413, 422, or langchain's context overflow): that
+ * account's passages, not the provider being down or the service's key or model being wrong (401, 404, 429, 5xx,
+ * a timeout), which every account would meet.
+ */
+export function refusedForItsInputs(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 3 && e && typeof e === 'object'; depth++) {
+    const { name, status, cause } = e as { name?: unknown; status?: unknown; cause?: unknown };
+    if (name === 'ContextOverflowError' || status === 400 || status === 413 || status === 422) return true;
+    e = cause;
+  }
+  return false;
+}
+
 export interface EmbedAheadOptions {
   batch?: number;
   maxTexts?: number;
@@ -82,6 +97,8 @@ export class EmbedAhead {
   readonly #pauseMs: number;
   /** Until when (performance.now()) texts are left to the question after a failure. */
   #pausedUntil = 0;
+  /** The same for one account, after the provider refused its passages (`refusedForItsInputs`): by account. */
+  readonly #accountPausedUntil = new Map<string, number>();
   /** Characters of the texts waiting, all accounts together. */
   #chars = 0;
   readonly #accounts = new Map<string, AccountWork>();
@@ -142,13 +159,10 @@ export class EmbedAhead {
     const fresh = !work;
     work ??= { store, now, texts: new Set(), carry: [], keep };
     let taken = true;
+    const paused = this.#paused(ownerId);
     for (const text of texts) {
       if (!text.trim() || work.texts.has(text)) continue;
-      if (
-        work.texts.size >= this.#maxTexts ||
-        this.#chars + text.length > this.#maxChars ||
-        performance.now() < this.#pausedUntil
-      ) {
+      if (paused || work.texts.size >= this.#maxTexts || this.#chars + text.length > this.#maxChars) {
         this.#left += passageTexts(text).length;
         taken = false;
         continue;
@@ -163,6 +177,24 @@ export class EmbedAhead {
       this.#track(work.run.then(() => undefined));
     }
     return { taken, run: work.run };
+  }
+
+  /** Whether texts of `ownerId` are left to the question now, after a failure (every account's, or its own). */
+  #paused(ownerId: string): boolean {
+    const now = performance.now();
+    if (now < this.#pausedUntil) return true;
+    const until = this.#accountPausedUntil.get(ownerId);
+    if (until === undefined) return false;
+    if (now < until) return true;
+    this.#accountPausedUntil.delete(ownerId);
+    return false;
+  }
+
+  /** Pauses one account's texts (the provider refused them); the pauses that ended are let go. */
+  #pauseAccount(ownerId: string): void {
+    const now = performance.now();
+    for (const [id, until] of this.#accountPausedUntil) if (until <= now) this.#accountPausedUntil.delete(id);
+    this.#accountPausedUntil.set(ownerId, now + this.#pauseMs);
   }
 
   /**
@@ -217,9 +249,12 @@ export class EmbedAhead {
     } catch (err) {
       // The provider failing or busy, the store refusing: what is left waits for the next question, which embeds it,
       // and so do the texts written during a pause (one warning for it, not one per write). The model's places
-      // refusing this account (its own queue full, or the wait too long) is this account's: nobody else pauses.
+      // refusing this account (its own queue full, or the wait too long) is this account's: nobody else pauses. The
+      // provider refusing this account's passages (a request it will not take, whoever sends it) pauses this account
+      // alone: the others' go on being embedded.
       this.#leave(ownerId, work, batch);
-      if (!(err instanceof ApiError && err.code === 'SERVICE_BUSY'))
+      if (refusedForItsInputs(err)) this.#pauseAccount(ownerId);
+      else if (!(err instanceof ApiError && err.code === 'SERVICE_BUSY'))
         this.#pausedUntil = performance.now() + this.#pauseMs;
       this.#log.warn(
         { err: (err as Error).name, account: ownerId },

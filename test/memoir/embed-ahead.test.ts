@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../src/core/config.js';
 import { runAsQueueCaller } from '../../src/core/fair-queue.js';
 import { createLogger } from '../../src/core/log.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
-import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
+import { EmbedAhead, refusedForItsInputs } from '../../src/memoir/embed-ahead.js';
 import { EMBED_MAX_CHARS, type EmbeddingRecord } from '../../src/memoir/embeddings.js';
 import { configureModelCalls, withModelPlace } from '../../src/memoir/model-calls.js';
 import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
@@ -392,6 +392,51 @@ describe('in turns across accounts', () => {
     );
     await ahead.idle();
     expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([['Greta sang in the choir.']]);
+  });
+
+  it("the provider refusing one account's passages pauses that account alone", async () => {
+    const ahead = new EmbedAhead(llmOf(standin), createLogger('silent'), { batch: 2 });
+    const now = () => new Date();
+    const H = 'acct_EMBEDAHEADH0000000000000000';
+    const K = 'acct_EMBEDAHEADK0000000000000000';
+    const note = (account: string, text: string) =>
+      runAsQueueCaller({ account, weight: 1 }, () =>
+        ahead.note(accountStore(store.store, account), account, [text], now),
+      );
+    // A request the provider will not take, whoever sends it (an input past its limit): 400, not tried again.
+    standin.failNext(400, 1);
+    note(H, 'Hugo wrote his letters in pencil.');
+    await ahead.idle();
+    expect(ahead.left).toBe(1);
+    const asked = standin.embeddingRequests.length;
+    note(K, 'Klara rode to school on a grey mare.');
+    note(H, 'Hugo kept them in a biscuit tin.');
+    await ahead.idle();
+    // The other account's text is sent at once; this one's, written within the pause, is left to its questions.
+    expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([
+      ['Klara rode to school on a grey mare.'],
+    ]);
+    expect(ahead.left).toBe(2);
+    // The provider down (a 500, tried once more) pauses every account, as before.
+    standin.failNext(500, 2);
+    note(K, 'Klara married the blacksmith.');
+    await ahead.idle();
+    const after = standin.embeddingRequests.length;
+    note('acct_EMBEDAHEADL0000000000000000', 'Lotte never learnt to swim.');
+    await ahead.idle();
+    expect(standin.embeddingRequests.length).toBe(after);
+  });
+
+  it('tells a refusal of the request for its inputs from the provider failing', () => {
+    expect(refusedForItsInputs(Object.assign(new Error('bad'), { status: 400 }))).toBe(true);
+    expect(refusedForItsInputs(Object.assign(new Error('too large'), { status: 413 }))).toBe(true);
+    const overflow = Object.assign(new Error('context'), { name: 'ContextOverflowError' });
+    expect(refusedForItsInputs(overflow)).toBe(true);
+    expect(refusedForItsInputs(new Error('wrapped', { cause: { status: 422 } }))).toBe(true);
+    for (const status of [401, 404, 429, 500, 503])
+      expect(refusedForItsInputs(Object.assign(new Error('x'), { status }))).toBe(false);
+    expect(refusedForItsInputs(Object.assign(new Error('timeout'), { name: 'TimeoutError' }))).toBe(false);
+    expect(refusedForItsInputs(undefined)).toBe(false);
   });
 
   it('once settled it sends nothing more and takes no more texts: they are left to the next question', async () => {

@@ -43,7 +43,7 @@ import type { Clock } from '../src/core/clock.js';
 import { createLogger } from '../src/core/log.js';
 import { prepareChat } from '../src/memoir/agent.js';
 import { EmbedAhead } from '../src/memoir/embed-ahead.js';
-import { catchUpAhead } from '../src/memoir/embed-catch-up.js';
+import { type CatchUpResult, catchUpAhead } from '../src/memoir/embed-catch-up.js';
 import { cachedEmbedder, sizeVectorCache, VECTOR_CACHE_BYTES } from '../src/memoir/embeddings.js';
 import { passageTexts } from '../src/memoir/retrieval.js';
 import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
@@ -657,7 +657,7 @@ async function benchCatchUp(): Promise<void> {
       const catchUp = async () => {
         sizeVectorCache(VECTOR_CACHE_BYTES);
         const from = (await standin.embeddingInputs()).length;
-        let result = { caughtUp: 0, skipped: 0, complete: false };
+        let result: CatchUpResult = { caughtUp: 0, skipped: 0, held: 0, left: 0, complete: false };
         const r = await held(async () => {
           result = await catchUpAhead(raw, new EmbedAhead(llm, createLogger('silent')), clock);
         });

@@ -306,7 +306,7 @@ export function catchUpMemoirs(services: Services): Promise<void> {
       (r) => {
         if (r.caughtUp > 0 || !r.complete)
           services.log.info(
-            { memoirs: r.caughtUp, complete: r.complete },
+            { memoirs: r.caughtUp, heldElsewhere: r.held, complete: r.complete },
             'memoir: passages of memoirs written before embedded ahead',
           );
       },

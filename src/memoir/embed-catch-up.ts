@@ -11,6 +11,11 @@
  * is marked done (./embed-marks.ts), and later catch-ups pass it by with one read. What is written afterwards is
  * embedded as it is written; a text of an account left to the question removes the account's marks.
  *
+ * Several instances of the service sharing a store each run it: a catch-up holds the memoir it embeds (./embed-marks.ts,
+ * taken in a transaction), and another passes a held memoir by, so that no passage is sent to the provider twice (the
+ * instances start together, and each went through the same memoirs in the same order). A hold is renewed at each part
+ * and stands ten minutes unrenewed: an instance that died holding one leaves it to the others then.
+ *
  * All of it is the system's work in the model's places (./model-calls.ts): it takes one turn among the accounts'
  * own calls, however many memoirs it has to go through. It stops at the first memoir it could not finish (the provider
  * failing, the service stopping): the next catch-up goes on from there, and takes the memoirs that could not be
@@ -20,11 +25,21 @@
 import { ACCOUNTS, type AccountRecord } from '../accounts/records.js';
 import { accountStore } from '../accounts/tenancy.js';
 import { GRANTS, type GrantRecord, grantState, openGrant } from '../accounts/grants.js';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
 import { chatTexts } from './agent.js';
 import type { EmbedAhead } from './embed-ahead.js';
-import { type AheadMark, markId } from './embed-marks.js';
+import {
+  type AheadMark,
+  finishMemoir,
+  type HeldMemoir,
+  isDone,
+  markId,
+  releaseMemoir,
+  renewMemoir,
+  takeMemoir,
+} from './embed-marks.js';
 import { MEMOIR_AHEAD_MARKS } from './records.js';
 
 /** Texts handed to the background embedding at once: a part of a large memoir, well within its bounds. */
@@ -38,7 +53,17 @@ export interface CatchUpResult {
   caughtUp: number;
   /** Memoirs whose texts could not be read (a store error): looked at again by the next catch-up. */
   skipped: number;
-  /** Whether it went through every memoir and left none (false: it stopped at one it could not finish, or skipped one). */
+  /** Memoirs another catch-up held (another instance's), or finished meanwhile: left to it. */
+  held: number;
+  /**
+   * Memoirs embedded but not marked done: a text of the account was left to the question meanwhile (removing the
+   * hold), and the next catch-up embeds what was left.
+   */
+  left: number;
+  /**
+   * Whether it went through every memoir and left none (false: it stopped at one it could not finish, skipped one, or
+   * left one).
+   */
   complete: boolean;
 }
 
@@ -47,35 +72,41 @@ export interface CatchUpOptions {
   partTexts?: number;
   /** Characters per part (CATCH_UP_CHARS). */
   partChars?: number;
+  /** Who holds the memoirs this catch-up embeds (default: a name of its own, random). */
+  holder?: string;
 }
 
 /**
- * Hands `texts` to `ahead` in parts, each once the previous one is embedded; answers whether all of them were (a part
- * left to the question stops it).
+ * Hands `texts` to `ahead` in parts, each once the previous one is embedded and the hold on the memoir renewed:
+ * `done` when all of them were, `failed` when a part was left to the question (it stops there), `lost` when the hold
+ * was gone before a part (a text of the account left meanwhile).
  */
 async function embedAll(
   ahead: EmbedAhead,
-  view: Store,
-  accountId: string,
+  memoir: HeldMemoir,
   texts: readonly string[],
   clock: Clock,
   opts: CatchUpOptions,
-) {
+): Promise<'done' | 'failed' | 'lost'> {
   const now = () => clock.now();
   const maxTexts = opts.partTexts ?? CATCH_UP_TEXTS;
   const maxChars = opts.partChars ?? CATCH_UP_CHARS;
+  const send = async (part: readonly string[]) =>
+    (await ahead.noteAll(memoir.view, memoir.accountId, part, now)) ? undefined : ('failed' as const);
   let part: string[] = [];
   let chars = 0;
   for (const text of texts) {
     if (part.length > 0 && (part.length >= maxTexts || chars + text.length > maxChars)) {
-      if (!(await ahead.noteAll(view, accountId, part, now))) return false;
+      const failed = await send(part);
+      if (failed) return failed;
+      if (!(await renewMemoir(memoir, clock.now()))) return 'lost';
       part = [];
       chars = 0;
     }
     part.push(text);
     chars += text.length;
   }
-  return ahead.noteAll(view, accountId, part, now);
+  return (await send(part)) ?? 'done';
 }
 
 /** One memoir to catch up: whose vectors, which memoir, and how its texts are read. */
@@ -133,33 +164,44 @@ export async function catchUpAhead(
   failed: Set<string> = new Set(),
 ): Promise<CatchUpResult> {
   const model = ahead.model;
+  const holder = opts.holder ?? `mcu_${randomBytes(8).toString('hex')}`;
   const done = new Set(
-    (await store.all<AheadMark>(MEMOIR_AHEAD_MARKS)).filter((m) => m.model === model).map((m) => m.id),
+    (await store.all<AheadMark>(MEMOIR_AHEAD_MARKS)).filter((m) => isDone(m, model)).map((m) => m.id),
   );
   const jobs = (await memoirJobs(store, clock.now())).filter((j) => !done.has(markId(j.accountId, j.source)));
   const last = (j: MemoirJob) => (failed.has(markId(j.accountId, j.source)) ? 1 : 0);
   jobs.sort((a, b) => last(a) - last(b));
-  let caughtUp = 0;
-  let skipped = 0;
+  const result = { caughtUp: 0, skipped: 0, held: 0, left: 0 };
+  const ended = (complete: boolean): CatchUpResult => ({
+    ...result,
+    complete: complete && result.skipped === 0 && result.left === 0,
+  });
   for (const { accountId, source, read } of jobs) {
-    if (ahead.stopped) return { caughtUp, skipped, complete: false };
+    if (ahead.stopped) return ended(false);
     const id = markId(accountId, source);
-    const view = accountStore(store, accountId);
+    const memoir: HeldMemoir = { view: accountStore(store, accountId), accountId, source, model, holder };
+    // Held before its texts are read: a text written after the read and left to the question removes the hold.
     let texts: readonly string[];
     try {
+      if (!(await takeMemoir(memoir, clock.now()))) {
+        result.held += 1;
+        continue;
+      }
       texts = await read();
     } catch {
-      skipped += 1;
+      result.skipped += 1;
+      await releaseMemoir(memoir).catch(() => undefined);
       continue;
     }
-    if (!(await embedAll(ahead, view, accountId, texts, clock, opts))) {
+    const outcome = await embedAll(ahead, memoir, texts, clock, opts);
+    if (outcome === 'failed') {
       failed.add(id);
-      return { caughtUp, skipped, complete: false };
+      await releaseMemoir(memoir).catch(() => undefined);
+      return ended(false);
     }
     failed.delete(id);
-    const mark: AheadMark = { id, ownerId: accountId, source, model, at: clock.now().toISOString() };
-    await view.put(MEMOIR_AHEAD_MARKS, mark);
-    caughtUp += 1;
+    if (outcome === 'done' && (await finishMemoir(memoir, clock.now()))) result.caughtUp += 1;
+    else result.left += 1;
   }
-  return { caughtUp, skipped, complete: skipped === 0 };
+  return ended(true);
 }

@@ -1,7 +1,10 @@
 /**
- * The marks the catch-up (./embed-catch-up.ts) leaves on a memoir once its passages are all embedded, so that the
- * next catch-up passes it by without reading its texts. Written only by the catch-up; removed by ./embed-ahead.ts
- * whenever a text of the account is left to the question, so that the next catch-up embeds what was left.
+ * The marks the catch-up (./embed-catch-up.ts) leaves on a memoir: while it embeds the memoir's passages, a hold
+ * (`holder`, `until`), so that another instance of the service sharing the store leaves that memoir to it rather than
+ * sending the same passages to the provider again; once every passage is embedded, a done mark, so that the next
+ * catch-up passes the memoir by without reading its texts. Written only by the catch-up; removed by ./embed-ahead.ts
+ * whenever a text of the account is left to the question, so that the next catch-up embeds what was left (a hold
+ * removed so is not made a done mark: the catch-up holding it finds it gone).
  */
 import type { Store } from '../store/port.js';
 import { MEMOIR_AHEAD_MARKS } from './records.js';
@@ -15,12 +18,25 @@ export interface AheadMark {
   source: string;
   /** The embedding model of the vectors: a mark made with another model does not count. */
   model: string;
-  /** When the catch-up ended. */
+  /** When the catch-up ended (a done mark), or took or renewed its hold. */
   at: string;
+  /** The catch-up embedding the memoir now: present on a hold only. */
+  holder?: string;
+  /** Unix ms until which the hold stands (renewed at each part); past it another catch-up may take the memoir. */
+  until?: number;
 }
+
+/**
+ * How long a catch-up's hold on a memoir stands without being renewed (it is renewed before each part of the memoir):
+ * an instance that stopped or died while holding one leaves it to the others after this.
+ */
+export const CATCH_UP_HOLD_MS = 10 * 60_000;
 
 /** The id of `accountId`'s mark for its own memoir (`own`) or for the memoir of a share it holds. */
 export const markId = (accountId: string, source: string): string => `mahd_${accountId}_${source}`;
+
+/** Whether `mark` says the memoir's passages are all embedded with `model` (not a hold). */
+export const isDone = (mark: AheadMark, model: string): boolean => mark.model === model && mark.holder === undefined;
 
 /** Removes the account's marks (through `store`, its view): its memoirs are looked at again by the next catch-up. */
 export async function forgetCaughtUp(store: Store, accountId: string): Promise<void> {
@@ -28,5 +44,72 @@ export async function forgetCaughtUp(store: Store, accountId: string): Promise<v
   if (marks.length === 0) return;
   await store.transact(async (tx) => {
     for (const m of marks) await tx.delete(MEMOIR_AHEAD_MARKS, m.id);
+  });
+}
+
+/** One memoir as a catch-up sees it: whose vectors, which memoir, with which model, and which catch-up it is. */
+export interface HeldMemoir {
+  /** The account's view of the store. */
+  view: Store;
+  accountId: string;
+  source: string;
+  model: string;
+  holder: string;
+}
+
+const hold = (m: HeldMemoir, now: Date): AheadMark => ({
+  id: markId(m.accountId, m.source),
+  ownerId: m.accountId,
+  source: m.source,
+  model: m.model,
+  at: now.toISOString(),
+  holder: m.holder,
+  until: now.getTime() + CATCH_UP_HOLD_MS,
+});
+
+/**
+ * Takes the memoir for this catch-up: false when it is done with this model already, or another catch-up's hold on
+ * it stands. In one transaction, so that of two instances taking it at once one does.
+ */
+export function takeMemoir(m: HeldMemoir, now: Date): Promise<boolean> {
+  return m.view.transact(async (tx) => {
+    const mark = await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, markId(m.accountId, m.source));
+    if (mark && isDone(mark, m.model)) return false;
+    if (mark?.holder !== undefined && mark.holder !== m.holder && (mark.until ?? 0) > now.getTime()) return false;
+    await tx.put(MEMOIR_AHEAD_MARKS, hold(m, now));
+    return true;
+  });
+}
+
+/** Renews this catch-up's hold: false when it no longer holds the memoir (a text of the account was left meanwhile). */
+export function renewMemoir(m: HeldMemoir, now: Date): Promise<boolean> {
+  return m.view.transact(async (tx) => {
+    const mark = await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, markId(m.accountId, m.source));
+    if (mark?.holder !== m.holder) return false;
+    await tx.put(MEMOIR_AHEAD_MARKS, hold(m, now));
+    return true;
+  });
+}
+
+/**
+ * Makes this catch-up's hold a done mark, once every passage read when it took the memoir is embedded: false when it
+ * no longer held it (a text left meanwhile removed the hold, and the next catch-up embeds it).
+ */
+export function finishMemoir(m: HeldMemoir, now: Date): Promise<boolean> {
+  return m.view.transact(async (tx) => {
+    const id = markId(m.accountId, m.source);
+    const mark = await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, id);
+    if (mark?.holder !== m.holder) return false;
+    const done: AheadMark = { id, ownerId: m.accountId, source: m.source, model: m.model, at: now.toISOString() };
+    await tx.put(MEMOIR_AHEAD_MARKS, done);
+    return true;
+  });
+}
+
+/** Gives up this catch-up's hold (it could not finish the memoir): the next catch-up, here or elsewhere, takes it. */
+export function releaseMemoir(m: HeldMemoir): Promise<void> {
+  return m.view.transact(async (tx) => {
+    const id = markId(m.accountId, m.source);
+    if ((await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, id))?.holder === m.holder) await tx.delete(MEMOIR_AHEAD_MARKS, id);
   });
 }

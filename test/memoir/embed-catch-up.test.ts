@@ -6,7 +6,7 @@ import { catchUpMemoirs, startDispatcher } from '../../src/app.js';
 import { createLogger } from '../../src/core/log.js';
 import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
 import { catchUpAhead } from '../../src/memoir/embed-catch-up.js';
-import type { AheadMark } from '../../src/memoir/embed-marks.js';
+import { type AheadMark, CATCH_UP_HOLD_MS, forgetCaughtUp, markId } from '../../src/memoir/embed-marks.js';
 import { type EmbeddingRecord, sizeVectorCache, VECTOR_CACHE_BYTES } from '../../src/memoir/embeddings.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { MEMOIR_AHEAD_MARKS, MEMOIR_EMBEDDINGS, MEMOIR_JOURNAL } from '../../src/memoir/records.js';
@@ -14,6 +14,7 @@ import { passageTexts } from '../../src/memoir/retrieval.js';
 import { type TestServer, startTestServer } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, signIn, type TestSession } from '../support/session.js';
+import { until } from '../support/loop.js';
 import { countReads, overriding } from '../support/store-wrap.js';
 import { fireSwitch, grant, linkChatPlan, MEMOIR_ENGINES, startEngineServer } from './support.js';
 
@@ -123,7 +124,7 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     const reads = countReads(server.services.store, MEMOIR_JOURNAL);
     try {
       const again = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-      expect(again).toEqual({ caughtUp: 0, skipped: 0, complete: true });
+      expect(again).toEqual({ caughtUp: 0, skipped: 0, held: 0, left: 0, complete: true });
       expect(reads.count()).toBe(0);
     } finally {
       reads.restore();
@@ -142,7 +143,7 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     // And back: every memoir is read again, and nothing is sent (its vectors for this model are stored).
     const back = standin.embeddingRequests.length;
     const restored = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(restored).toEqual({ caughtUp: other.caughtUp, skipped: 0, complete: true });
+    expect(restored).toEqual({ caughtUp: other.caughtUp, skipped: 0, held: 0, left: 0, complete: true });
     expect(standin.embeddingRequests.length).toBe(back);
   });
 
@@ -159,7 +160,7 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     // The embedding that failed pauses for a minute; a catch-up with another goes on at once.
     const asked = standin.embeddingRequests.length;
     const resumed = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(resumed).toEqual({ caughtUp: 1, skipped: 0, complete: true });
+    expect(resumed).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
     expect(sent(asked)).toEqual(passageTexts(text));
     expect((await marksOf(late.accountId)).map((m) => m.source)).toEqual(['own']);
   });
@@ -177,7 +178,7 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     expect(await marksOf(late.accountId)).toEqual([]);
     const asked = standin.embeddingRequests.length;
     const next = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(next).toEqual({ caughtUp: 1, skipped: 0, complete: true });
+    expect(next).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
     // Only what was missing: the rest of the memoir is read back from the store.
     expect(sent(asked)).toEqual(passageTexts(text));
   });
@@ -199,7 +200,7 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
         {},
         failed,
       );
-      expect(first).toEqual({ caughtUp: 0, skipped: 0, complete: false });
+      expect(first).toEqual({ caughtUp: 0, skipped: 0, held: 0, left: 0, complete: false });
       expect(await marksOf(next.accountId)).toEqual([]);
       // The next catch-up takes the other memoirs first, then fails at that one again.
       const second = await catchUpAhead(
@@ -209,7 +210,7 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
         {},
         failed,
       );
-      expect(second).toEqual({ caughtUp: 1, skipped: 0, complete: false });
+      expect(second).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: false });
       expect((await marksOf(next.accountId)).map((m) => m.source)).toEqual(['own']);
       expect(await marksOf(refused.accountId)).toEqual([]);
       // Once the provider takes it, it is caught up and leaves the list.
@@ -221,7 +222,7 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
         {},
         failed,
       );
-      expect(third).toEqual({ caughtUp: 1, skipped: 0, complete: true });
+      expect(third).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
       expect(failed.size).toBe(0);
     } finally {
       standin.refuseInputsOver(Number.POSITIVE_INFINITY);
@@ -246,12 +247,12 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     const after = await registerUser(server.app);
     expect((await post(after, '/api/v1/svcloom/journal', { content: SHOP })).statusCode).toBe(201);
     const first = await catchUpAhead(broken, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(first).toEqual({ caughtUp: 1, skipped: 1, complete: false });
+    expect(first).toEqual({ caughtUp: 1, skipped: 1, held: 0, left: 0, complete: false });
     expect(sent(asked)).toEqual(passageTexts(SHOP));
     expect(await marksOf(unread.accountId)).toEqual([]);
     failing = false;
     const next = await catchUpAhead(broken, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(next).toEqual({ caughtUp: 1, skipped: 0, complete: true });
+    expect(next).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
     expect(sent(asked)).toEqual([...passageTexts(SHOP), text]);
   });
 
@@ -263,12 +264,12 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     await server.services.store.put(ACCOUNTS, { ...account!, status: 'suspended' });
     const asked = standin.embeddingRequests.length;
     const skipped = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(skipped).toEqual({ caughtUp: 0, skipped: 0, complete: true });
+    expect(skipped).toEqual({ caughtUp: 0, skipped: 0, held: 0, left: 0, complete: true });
     expect(standin.embeddingRequests.length).toBe(asked);
     expect(await marksOf(paused.accountId)).toEqual([]);
     await server.services.store.put(ACCOUNTS, { ...account!, status: 'active' });
     const resumed = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
-    expect(resumed).toEqual({ caughtUp: 1, skipped: 0, complete: true });
+    expect(resumed).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
     expect(sent(asked)).toEqual([text]);
   });
 
@@ -282,6 +283,8 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     expect(await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock)).toEqual({
       caughtUp: 1,
       skipped: 0,
+      held: 0,
+      left: 0,
       complete: true,
     });
     const ask = async (message: string) => {
@@ -314,10 +317,93 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     // Three texts waiting at most: the memoir's eight go in parts of three.
     const ahead = new EmbedAhead(llmOf(standin), silent, { maxTexts: 3 });
     const result = await catchUpAhead(server.services.store, ahead, clock, { partTexts: 3 });
-    expect(result).toEqual({ caughtUp: 1, skipped: 0, complete: true });
+    expect(result).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
     expect(ahead.left).toBe(0);
     expect(sent(asked).sort()).toEqual([...entries].sort());
     expect(await vectorsOf(big.accountId)).toHaveLength(entries.length);
+  });
+
+  it('run by two instances at once, sends each passage to the provider once and marks each memoir once', async () => {
+    // Another model: every memoir is to be caught up again, by two catch-ups sharing the store, as two instances do.
+    const model = 'standin-embed-twice';
+    const asked = standin.embeddingRequests.length;
+    const [a, b] = await Promise.all([
+      catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin, model), silent, { batch: 2 }), clock),
+      catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin, model), silent, { batch: 2 }), clock),
+    ]);
+    const marks = (await server.services.store.all<AheadMark>(MEMOIR_AHEAD_MARKS)).filter((m) => m.model === model);
+    expect(a.caughtUp + b.caughtUp).toBe(marks.length);
+    expect(a.held + b.held).toBe(marks.length);
+    expect(marks.every((m) => m.holder === undefined && m.until === undefined)).toBe(true);
+    // Every account's own memoir and the heir's share, each once.
+    const jobs = (await server.services.store.all(ACCOUNTS)).length + 1;
+    expect(marks.length).toBe(jobs);
+    const inputs = standin.embeddingRequests.slice(asked).flatMap((r) => r.input);
+    const vectors = (await server.services.store.all<EmbeddingRecord>(MEMOIR_EMBEDDINGS)).filter(
+      (r) => r.model === model,
+    );
+    expect(inputs.length).toBe(vectors.length);
+  });
+
+  it('a text left to the question while a memoir is caught up keeps it from being marked done', async () => {
+    const model = 'standin-embed-left';
+    const hold = standin.holdEmbeddings();
+    let result: Awaited<ReturnType<typeof catchUpAhead>> | undefined;
+    // A text a part: the hold is renewed before each part after the first.
+    const running = catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin, model), silent), clock, {
+      partTexts: 1,
+    }).then((r) => (result = r));
+    try {
+      // The owner's memoir is the first with passages: held while its request is under way.
+      await until(() => hold.inFlight() > 0);
+      const held = await marksOf(owner.accountId);
+      expect(held.filter((m) => m.model === model).map((m) => m.holder !== undefined)).toEqual([true]);
+      // A write of the owner's left to the question meanwhile (the provider failing) removes the account's marks.
+      await forgetCaughtUp(accountStore(server.services.store, owner.accountId), owner.accountId);
+    } finally {
+      hold.release();
+    }
+    await running;
+    expect(result!.left).toBe(1);
+    expect(result!.complete).toBe(false);
+    expect((await marksOf(owner.accountId)).filter((m) => m.model === model)).toEqual([]);
+    // It went no further in that memoir than the part under way (the next catch-up embeds the rest).
+    const whole = passageTexts(LAKE).length + passageTexts(SHOP).length + 2;
+    const embedded = (await vectorsOf(owner.accountId)).filter((r) => r.model === model).length;
+    expect(embedded).toBeGreaterThan(0);
+    expect(embedded).toBeLessThan(whole);
+    // The next catch-up takes it again, and marks it.
+    const next = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin, model), silent), clock);
+    expect(next).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
+    expect((await marksOf(owner.accountId)).filter((m) => m.model === model).map((m) => m.holder)).toEqual([undefined]);
+  });
+
+  it('leaves a memoir another instance holds to it, and takes it once that hold has not been renewed for ten minutes', async () => {
+    const model = 'standin-embed-gone';
+    const id = markId(owner.accountId, 'own');
+    // An instance that stopped while it held the owner's memoir.
+    const gone: AheadMark = {
+      id,
+      ownerId: owner.accountId,
+      source: 'own',
+      model,
+      at: clock.now().toISOString(),
+      holder: 'mcu_gone',
+      until: clock.now().getTime() + CATCH_UP_HOLD_MS,
+    };
+    await accountStore(server.services.store, owner.accountId).put(MEMOIR_AHEAD_MARKS, gone);
+    const asked = standin.embeddingRequests.length;
+    const first = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin, model), silent), clock);
+    const ownersVectors = async () => (await vectorsOf(owner.accountId)).filter((r) => r.model === model).length;
+    expect(first.held).toBe(1);
+    expect(await ownersVectors()).toBe(0);
+    expect(sent(asked).length).toBeGreaterThan(0);
+    expect(await server.services.store.get(MEMOIR_AHEAD_MARKS, id)).toEqual(gone);
+    offset += CATCH_UP_HOLD_MS + 1;
+    const after = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin, model), silent), clock);
+    expect(after).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
+    expect(await ownersVectors()).toBe(passageTexts(LAKE).length + passageTexts(SHOP).length + 2);
+    expect((await server.services.store.get<AheadMark>(MEMOIR_AHEAD_MARKS, id))?.holder).toBeUndefined();
   });
 });
 

@@ -14,7 +14,8 @@
  * Several instances of the service sharing a store each run it: a catch-up holds the memoir it embeds (./embed-marks.ts,
  * taken in a transaction), and another passes a held memoir by, so that no passage is sent to the provider twice (the
  * instances start together, and each went through the same memoirs in the same order). A hold is renewed at each part
- * and stands ten minutes unrenewed: an instance that died holding one leaves it to the others then.
+ * and stands ten minutes unrenewed: an instance that died holding one leaves it to the others then. A memoir with no
+ * text is marked done at once, without a hold.
  *
  * All of it is the system's work in the model's places (./model-calls.ts): it takes one turn among the accounts'
  * own calls, however many memoirs it has to go through. It stops at the first memoir it could not finish (the provider
@@ -180,17 +181,26 @@ export async function catchUpAhead(
     if (ahead.stopped) return ended(false);
     const id = markId(accountId, source);
     const memoir: HeldMemoir = { view: accountStore(store, accountId), accountId, source, model, holder };
-    // Held before its texts are read: a text written after the read and left to the question removes the hold.
+    // A memoir with no text (most accounts) is marked done at once, in one write. One with texts is held, then read
+    // again: a text written after that read and left to the question removes the hold.
     let texts: readonly string[];
+    let holding = false;
     try {
+      texts = await read();
+      if (texts.length === 0) {
+        if (await takeMemoir(memoir, clock.now(), 'done')) result.caughtUp += 1;
+        else result.held += 1;
+        continue;
+      }
       if (!(await takeMemoir(memoir, clock.now()))) {
         result.held += 1;
         continue;
       }
+      holding = true;
       texts = await read();
     } catch {
       result.skipped += 1;
-      await releaseMemoir(memoir).catch(() => undefined);
+      if (holding) await releaseMemoir(memoir).catch(() => undefined);
       continue;
     }
     const outcome = await embedAll(ahead, memoir, texts, clock, opts);

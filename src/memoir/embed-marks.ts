@@ -67,16 +67,25 @@ const hold = (m: HeldMemoir, now: Date): AheadMark => ({
   until: now.getTime() + CATCH_UP_HOLD_MS,
 });
 
+const done = (m: HeldMemoir, now: Date): AheadMark => ({
+  id: markId(m.accountId, m.source),
+  ownerId: m.accountId,
+  source: m.source,
+  model: m.model,
+  at: now.toISOString(),
+});
+
 /**
- * Takes the memoir for this catch-up: false when it is done with this model already, or another catch-up's hold on
- * it stands. In one transaction, so that of two instances taking it at once one does.
+ * Takes the memoir for this catch-up (`as: 'hold'`), or marks it done at once (`as: 'done'`: a memoir with no text):
+ * false when it is done with this model already, or another catch-up's hold on it stands. In one transaction, so that
+ * of two instances taking it at once one does.
  */
-export function takeMemoir(m: HeldMemoir, now: Date): Promise<boolean> {
+export function takeMemoir(m: HeldMemoir, now: Date, as: 'hold' | 'done' = 'hold'): Promise<boolean> {
   return m.view.transact(async (tx) => {
     const mark = await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, markId(m.accountId, m.source));
     if (mark && isDone(mark, m.model)) return false;
     if (mark?.holder !== undefined && mark.holder !== m.holder && (mark.until ?? 0) > now.getTime()) return false;
-    await tx.put(MEMOIR_AHEAD_MARKS, hold(m, now));
+    await tx.put(MEMOIR_AHEAD_MARKS, as === 'hold' ? hold(m, now) : done(m, now));
     return true;
   });
 }
@@ -97,11 +106,9 @@ export function renewMemoir(m: HeldMemoir, now: Date): Promise<boolean> {
  */
 export function finishMemoir(m: HeldMemoir, now: Date): Promise<boolean> {
   return m.view.transact(async (tx) => {
-    const id = markId(m.accountId, m.source);
-    const mark = await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, id);
+    const mark = await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, markId(m.accountId, m.source));
     if (mark?.holder !== m.holder) return false;
-    const done: AheadMark = { id, ownerId: m.accountId, source: m.source, model: m.model, at: now.toISOString() };
-    await tx.put(MEMOIR_AHEAD_MARKS, done);
+    await tx.put(MEMOIR_AHEAD_MARKS, done(m, now));
     return true;
   });
 }

@@ -42,7 +42,7 @@ import type { Embedder } from './embeddings.js';
 import { holdSearch, searchMemoirInTurns, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
 import { unstoredSpouseReadings } from './spouse.js';
 import { isStopword } from './stop-words.js';
-import { sentences, words } from './text.js';
+import { joinSentences, sentences, words } from './text.js';
 
 export interface LlmConfig {
   baseUrl: string;
@@ -148,7 +148,7 @@ export function demoAnswer(passages: readonly Passage[], question: string): stri
     const chosen = all.filter((s, i) => hit[i] || (i > 0 && hit[i - 1] && REFERS_BACK.test(s)));
     for (const s of (chosen.length ? chosen : all).slice(0, 2)) if (!picked.includes(s)) picked.push(s);
   }
-  return picked.join(' ');
+  return joinSentences(picked);
 }
 
 export const DONT_KNOW = "I don't know. I haven't written anything about that, and I won't guess.";

@@ -8,7 +8,7 @@ import { COLLOQUIAL, GRANDPARENTS, intentsOf, KINSHIP, type Intent } from './int
 import { placesWithin, relatedWords } from './lexicon.js';
 import { isStopword } from './stop-words.js';
 import type { Spouse } from './spouse.js';
-import { words } from './text.js';
+import { isUnspacedWord, words, wordsAsWritten } from './text.js';
 
 /** Words a question uses that say nothing about its subject. */
 const GENERIC = new Set(
@@ -234,7 +234,7 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   const all = words(question);
   const terms = new Map<string, QueryTerm>();
   const add = (w: string, weight: number, own: boolean) => {
-    if (w.length < 2 || isStopword(w) || GENERIC.has(w)) return;
+    if ((w.length < 2 && !isUnspacedWord(w)) || isStopword(w) || GENERIC.has(w)) return;
     const stem = stemOf(w);
     const prev = terms.get(stem);
     if (!prev || prev.weight < weight) terms.set(stem, { stem, weight, own: own || Boolean(prev?.own) });
@@ -248,7 +248,7 @@ export function parseQuestion(question: string, spouse: Spouse = {}): Query {
   // An idiom's words ("die" in "before I die") are not searched for at all.
   const idiom = new Set(intents.filter((i) => i.idiom).flatMap((i) => matchesOf(i, question).flatMap(words)));
   // The question's words as written, one for one with `all`: a capital tells a name.
-  const cased = question.match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+  const cased = wordsAsWritten(question);
   const isKin = (x: string | undefined) => Boolean(x && (GRANDPARENTS[x] || KINSHIP[x]));
   // The particle of a phrasal verb WordNet knows ("away" in "pass away") is part of the verb, not a word to find.
   const particles = new Set(

@@ -20,7 +20,7 @@ import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { isStopword } from './stop-words.js';
 import { holdSpouse, type StoredSpouseReading, spouseSteps } from './spouse.js';
-import { sentences, words } from './text.js';
+import { isUnspacedWord, joinSentences, sentences, words } from './text.js';
 import { atOnce, inTurns, SLICE, type Steps } from './turns.js';
 
 export { parseQuestion, type Query, stemOf } from './question.js';
@@ -68,7 +68,7 @@ const B = 0.75;
 
 function termsOf(text: string): string[] {
   return words(text)
-    .filter((w) => w.length > 1 && !isStopword(w))
+    .filter((w) => (w.length > 1 || isUnspacedWord(w)) && !isStopword(w))
     .map(stemOf);
 }
 
@@ -118,9 +118,9 @@ export async function holdSearch(docs: readonly SourceDoc[]): Promise<() => void
  * (up to two sentences) is one passage.
  */
 function windowTexts(all: readonly string[]): string[] {
-  if (all.length <= 2) return [all.join(' ')];
+  if (all.length <= 2) return [joinSentences(all)];
   const out: string[] = [];
-  for (let i = 0; i + 1 < all.length; i++) out.push(`${all[i]} ${all[i + 1]}`);
+  for (let i = 0; i + 1 < all.length; i++) out.push(joinSentences([all[i]!, all[i + 1]!]));
   return out;
 }
 
@@ -151,7 +151,7 @@ export function windowsWithTerms(text: string): Windows {
   // A short record is one passage.
   if (all.length <= 2) return [windowOf(texts[0]!, [termsOf(texts[0]!)])];
   // Each sentence is in two windows: its words are stemmed once, and a window's terms are its two sentences' (no word
-  // spans the space that joins them, so they are the terms of the joined text, in the same order).
+  // spans the space, or the Chinese full stop, that joins them, so they are the terms of the joined text, in order).
   const lists = all.map(termsOf);
   return texts.map((window, i) => windowOf(window, [lists[i]!, lists[i + 1]!]));
 }

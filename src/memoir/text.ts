@@ -7,21 +7,78 @@
 import { namesIn } from './names.js';
 import { stopWords } from './stop-words.js';
 
-/** Lower-case word tokens (letters, digits, apostrophes inside words). */
-export function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? []).map((w) => w.replace(/'/g, ''));
+/** A run of letters and digits, with an apostrophe inside ("don't", "O'Brien"). */
+const WORD = /[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu;
+
+/** Han ideographs and Japanese kana: scripts written without spaces between words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * Hiragana alone, two characters at most: Japanese particles and verb endings ("は", "の", "した"), which tell nothing
+ * of what a passage is about.
+ */
+const KANA_ENDING = /^[\p{Script=Hiragana}ー]{1,2}$/u;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * The words of a run written without spaces (Chinese, Japanese), found by ICU's dictionary through `Intl.Segmenter`
+ * (Node's full ICU; the same dictionary serves both languages): "父亲是渔夫" is "父亲", "是", "渔夫", where the run
+ * was one word to the letters-and-digits pattern, and no question could match a part of it.
+ */
+function unspacedWords(run: string): string[] {
+  segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
+  const found: string[] = [];
+  for (const s of segmenter.segment(run)) if (s.isWordLike && !KANA_ENDING.test(s.segment)) found.push(s.segment);
+  return found;
 }
 
+/** Whether `word` is of a script written without spaces (./text.ts): it counts whatever its length. */
+export const isUnspacedWord = (word: string): boolean => UNSPACED.test(word);
+
+/**
+ * The word tokens of `text` as written (case and apostrophes kept), one for one with `words(text)`: runs of letters
+ * and digits, those of Chinese and Japanese split into their words.
+ */
+export function wordsAsWritten(text: string): string[] {
+  const found: string[] = [];
+  for (const token of text.match(WORD) ?? []) {
+    if (UNSPACED.test(token)) found.push(...unspacedWords(token));
+    else found.push(token);
+  }
+  return found;
+}
+
+/** Lower-case word tokens (letters, digits, apostrophes inside words removed). */
+export function words(text: string): string[] {
+  return wordsAsWritten(text.toLowerCase()).map((w) => w.replace(/'/g, ''));
+}
+
+/** Words that tell what a text is about: not stop words or numbers; short ones only in Chinese and Japanese. */
 export function contentWords(text: string): string[] {
   const stops = stopWords();
-  return words(text).filter((w) => w.length > 2 && !stops.has(w) && !/^\d+$/.test(w));
+  return words(text).filter((w) => (w.length > 2 || isUnspacedWord(w)) && !stops.has(w) && !/^\d+$/.test(w));
 }
 
 /**
  * Where a sentence ends: after ".", "!" or "?" and a space, unless the word before the stop is a title or a saint's
  * or a street's "St." ("Mrs. Nowak", "St. Casimir's", "Main St. in Erie"). Journals typed all in lower case split too.
+ * The same after Arabic's and Urdu's question mark and full stop ("؟", "۔") and Devanagari's danda ("।", "॥"). Chinese
+ * and Japanese write no space after theirs ("。", "！", "？"): a sentence ends there, after any closing quote or
+ * bracket ("「…。」"), unless Japanese's "と" follows the quote (「…。」と言った: said within the sentence).
  */
-const SENTENCE_END = /(?<=[.!?])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Ft|Prof|Rev|Fr|Sgt|Capt|Col|Lt|Gen|Gov|Sen|Rep)\.)\s+|\n+/;
+const SENTENCE_END =
+  /(?<=[.!?؟۔।॥])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Ft|Prof|Rev|Fr|Sgt|Capt|Col|Lt|Gen|Gov|Sen|Rep)\.)\s+|(?<=[。！？][」』”’）)]*)(?![」』”’）)と])\s*|\n+/;
+
+/** A sentence ending as Chinese and Japanese end theirs, with no space after it. */
+const UNSPACED_END = /[。！？][」』”’）)]*$/u;
+
+/** Sentences joined into one text: by a space, or by nothing after a Chinese or Japanese full stop. */
+export function joinSentences(list: readonly string[]): string {
+  let joined = '';
+  for (const s of list) joined += joined === '' || UNSPACED_END.test(joined) ? s : ` ${s}`;
+  return joined;
+}
 
 /** The sentences of `text`, in order. */
 export function sentences(text: string): string[] {
@@ -346,8 +403,8 @@ export function styleCountsOf(text: string): StyleCounts {
   return {
     sentences: all.length,
     words: w.length,
-    exclamations: all.filter((s) => s.endsWith('!')).length,
-    questions: all.filter((s) => s.endsWith('?')).length,
+    exclamations: all.filter((s) => /[!！]$/.test(s)).length,
+    questions: all.filter((s) => /[?？؟]$/.test(s)).length,
     firstPerson,
   };
 }

@@ -150,7 +150,7 @@ export const MANY_VECTOR_READS = 256;
 
 /**
  * The most of a text sent to be embedded, in UTF-16 code units. A passage is two sentences, but a text without
- * sentence ends (a recording's transcript, a long paragraph in a script without spaces after its full stops) is one
+ * sentence ends (a recording's transcript, a long paragraph typed without spaces after its full stops) is one
  * passage, and past the model's input limit (8,191 tokens for OpenAI's: some 4 characters a token in English, one or
  * two in Chinese) the provider refuses the whole request, so that memoir's chat could never use its embeddings. Such a
  * passage is embedded by its beginning; its words are all searched by the lexical retrieval.

@@ -7,11 +7,19 @@
 import { namesIn } from './names.js';
 import { stopWords } from './stop-words.js';
 
-/** A run of letters and digits, with an apostrophe inside ("don't", "O'Brien"). */
-const WORD = /[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu;
+/**
+ * A run of letters and digits, with their combining marks (Hindi's vowel signs, Thai's vowels and tones, Arabic's
+ * short vowels, an accent typed as a letter and a mark), and an apostrophe inside ("don't", "O'Brien"). Without the
+ * marks, "पिता" was cut into "प" and "त".
+ */
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:'[\p{L}\p{M}]+)?/gu;
 
-/** Han ideographs and Japanese kana: scripts written without spaces between words. */
+/** Han ideographs and Japanese kana: scripts written without spaces between words, whose words are often short. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** Those, and Thai, Lao, Khmer and Burmese, also written without spaces between words: cut by a dictionary. */
+const SEGMENTED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /**
  * Hiragana alone, two characters at most: Japanese particles and verb endings ("は", "の", "した"), which tell nothing
@@ -22,8 +30,8 @@ const KANA_ENDING = /^[\p{Script=Hiragana}ー]{1,2}$/u;
 let segmenter: Intl.Segmenter | undefined;
 
 /**
- * The words of a run written without spaces (Chinese, Japanese), found by ICU's dictionary through `Intl.Segmenter`
- * (Node's full ICU; the same dictionary serves both languages): "父亲是渔夫" is "父亲", "是", "渔夫", where the run
+ * The words of a run written without spaces (Chinese, Japanese, Thai...), found by ICU's dictionaries through
+ * `Intl.Segmenter` (Node's full ICU; one dictionary serves both Chinese and Japanese): "父亲是渔夫" is "父亲", "是", "渔夫", where the run
  * was one word to the letters-and-digits pattern, and no question could match a part of it.
  */
 function unspacedWords(run: string): string[] {
@@ -38,12 +46,12 @@ export const isUnspacedWord = (word: string): boolean => UNSPACED.test(word);
 
 /**
  * The word tokens of `text` as written (case and apostrophes kept), one for one with `words(text)`: runs of letters
- * and digits, those of Chinese and Japanese split into their words.
+ * and digits, those of Chinese, Japanese, Thai, Lao, Khmer and Burmese split into their words.
  */
 export function wordsAsWritten(text: string): string[] {
   const found: string[] = [];
   for (const token of text.match(WORD) ?? []) {
-    if (UNSPACED.test(token)) found.push(...unspacedWords(token));
+    if (SEGMENTED.test(token)) found.push(...unspacedWords(token));
     else found.push(token);
   }
   return found;

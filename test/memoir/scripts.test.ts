@@ -44,9 +44,14 @@ describe('sentences and words of scripts other than the Latin', () => {
     ]);
   });
 
-  it('splits a Chinese or Japanese run into its words, leaving out Japanese particles and endings', () => {
+  it('splits a Chinese, Japanese or Thai run into its words, leaving out Japanese particles and endings', () => {
     expect(words('父亲是渔夫，每天早上出海。')).toEqual(['父亲', '是', '渔夫', '每天', '早上', '出海']);
     expect(words('父は漁師でした。コーヒーが好きでした。')).toEqual(['父', '漁師', 'コーヒー', '好き']);
+    expect(words('พ่อของฉันเป็นชาวประมง')).toEqual(['พ่อ', 'ของ', 'ฉัน', 'เป็น', 'ชาว', 'ประมง']);
+    // A word keeps its combining marks: Hindi's vowel signs, Arabic's short vowels, an accent typed apart.
+    expect(words('मेरे पिता मछुआरे थे।')).toEqual(['मेरे', 'पिता', 'मछुआरे', 'थे']);
+    expect(words('كَانَ أَبِي صَيَّادًا')).toEqual(['كَانَ', 'أَبِي', 'صَيَّادًا']);
+    expect(words('Cafe\u0301 au lait')).toEqual(['cafe\u0301', 'au', 'lait']);
     // The words as written are one for one with the words (a capital tells a name in a question).
     const mixed = "When did Grandad move to 北京? Don't ask O'Brien.";
     expect(words(mixed)).toEqual(['when', 'did', 'grandad', 'move', 'to', '北京', 'dont', 'ask', 'obrien']);
@@ -89,12 +94,14 @@ describe('sentences and words of scripts other than the Latin', () => {
   });
 });
 
-describe('a search of a memoir in Chinese or Japanese', () => {
+describe('a search of a memoir in Chinese, Japanese, Thai or Hindi', () => {
   const docs: SourceDoc[] = [
     { id: 'jrn_sea', kind: 'journal', text: CHINESE.slice(0, 20) },
     { id: 'jrn_school', kind: 'journal', text: '母亲在学校教书。她喜欢唱歌。' },
     { id: 'jrn_umi', kind: 'journal', text: '私たちは海のそばに住んでいました。父は漁師でした。' },
     { id: 'jrn_uta', kind: 'journal', text: '母は学校の先生でした。歌が好きでした。' },
+    { id: 'jrn_pla', kind: 'journal', text: 'พ่อของฉันเป็นชาวประมง' },
+    { id: 'jrn_pleng', kind: 'journal', text: 'แม่ชอบร้องเพลง' },
   ];
 
   it('finds the passage holding the words of the question', () => {
@@ -103,6 +110,11 @@ describe('a search of a memoir in Chinese or Japanese', () => {
     expect(ask('父亲是渔夫吗？')[0]).toBe('jrn_sea');
     expect(ask('母は歌が好きでしたか')[0]).toBe('jrn_uta');
     expect(ask('父は漁師でしたか？')[0]).toBe('jrn_umi');
+    expect(ask('แม่ชอบร้องเพลงไหม')[0]).toBe('jrn_pleng');
+    expect(
+      searchMemoir([...docs, { id: 'jrn_hi', kind: 'journal', text: 'मेरे पिता मछुआरे थे।' }], 'क्या पिता मछुआरे थे?')
+        .passages[0]?.id,
+    ).toBe('jrn_hi');
     // Nothing in the memoir holds these words: no answer.
     expect(searchMemoir(docs, '祖父在哪里当兵？').answered).toBe(false);
   });

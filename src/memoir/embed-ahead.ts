@@ -129,8 +129,13 @@ export class EmbedAhead {
    * before (./embed-catch-up.ts), which marks an account done only then.
    */
   async noteAll(store: Store, ownerId: string, texts: readonly string[], now: () => Date): Promise<boolean> {
-    const { taken, run } = this.#take(store, ownerId, texts, now, false);
-    return taken && (run ? await run : true);
+    const { taken, run, forgotten } = this.#take(store, ownerId, texts, now, false);
+    if (!taken) {
+      // Answered once the account's marks are gone: the catch-up's next hold is not removed by this text's leaving.
+      await forgotten;
+      return false;
+    }
+    return run ? await run : true;
   }
 
   /** Whether `settle` was called: nothing more is taken. */
@@ -144,8 +149,8 @@ export class EmbedAhead {
   }
 
   /**
-   * Adds `texts` to the account's waiting texts: whether every one was taken, and the run that embeds them (a run
-   * started here keeps its vectors in memory when `keep`).
+   * Adds `texts` to the account's waiting texts: whether every one was taken, the run that embeds them (a run started
+   * here keeps its vectors in memory when `keep`), and, when some were left, the removal of the account's marks.
    */
   #take(
     store: Store,
@@ -153,7 +158,7 @@ export class EmbedAhead {
     texts: readonly string[],
     now: () => Date,
     keep: boolean,
-  ): { taken: boolean; run: Promise<boolean> | undefined } {
+  ): { taken: boolean; run: Promise<boolean> | undefined; forgotten?: Promise<void> } {
     if (this.#stopped) return { taken: false, run: undefined };
     let work = this.#accounts.get(ownerId);
     const fresh = !work;
@@ -170,13 +175,13 @@ export class EmbedAhead {
       work.texts.add(text);
       this.#chars += text.length;
     }
-    if (!taken) this.#forgetDone(store, ownerId);
+    const forgotten = taken ? undefined : this.#forgetDone(store, ownerId);
     if (fresh && work.texts.size > 0) {
       this.#accounts.set(ownerId, work);
       work.run = this.#drain(ownerId, work);
       this.#track(work.run.then(() => undefined));
     }
-    return { taken, run: work.run };
+    return { taken, run: work.run, forgotten };
   }
 
   /** Whether texts of `ownerId` are left to the question now, after a failure (every account's, or its own). */
@@ -199,14 +204,14 @@ export class EmbedAhead {
 
   /**
    * The account's marks of memoirs embedded whole (./embed-catch-up.ts) no longer hold once a text of it is left to
-   * the question: removed (in the background), so that the next catch-up embeds what was left.
+   * the question: removed (in the background), so that the next catch-up embeds what was left. Answers when they are.
    */
-  #forgetDone(store: Store, ownerId: string): void {
-    this.#track(
-      forgetCaughtUp(store, ownerId).catch((err: unknown) =>
-        this.#log.warn({ err: (err as Error).name, account: ownerId }, 'memoir: a catch-up mark could not be removed'),
-      ),
+  #forgetDone(store: Store, ownerId: string): Promise<void> {
+    const forgotten = forgetCaughtUp(store, ownerId).catch((err: unknown) =>
+      this.#log.warn({ err: (err as Error).name, account: ownerId }, 'memoir: a catch-up mark could not be removed'),
     );
+    this.#track(forgotten);
+    return forgotten;
   }
 
   /**
@@ -233,7 +238,20 @@ export class EmbedAhead {
     void run.finally(() => this.#running.delete(run));
   }
 
+  /**
+   * Embeds the account's waiting texts until none is left: true when every text it took was embedded. A run that left
+   * some answers once the account's marks are removed (a catch-up waiting for it then takes its next hold safely).
+   */
   async #drain(ownerId: string, work: AccountWork): Promise<boolean> {
+    const { done, forgotten } = await this.#embedWaiting(ownerId, work);
+    await forgotten;
+    return done;
+  }
+
+  async #embedWaiting(
+    ownerId: string,
+    work: AccountWork,
+  ): Promise<{ done: boolean; forgotten: Promise<void> | undefined }> {
     const embedder = cachedEmbedder(this.#llm, work.store, ownerId, work.now, { keep: work.keep });
     let batch: string[] = [];
     try {
@@ -245,14 +263,15 @@ export class EmbedAhead {
         await embedder.embed(batch);
       }
       // Stopped: what was not sent waits for the next question.
-      return this.#leave(ownerId, work, []) === 0;
+      const forgotten = this.#leave(ownerId, work, []);
+      return { done: forgotten === undefined, forgotten };
     } catch (err) {
       // The provider failing or busy, the store refusing: what is left waits for the next question, which embeds it,
       // and so do the texts written during a pause (one warning for it, not one per write). The model's places
       // refusing this account (its own queue full, or the wait too long) is this account's: nobody else pauses. The
       // provider refusing this account's passages (a request it will not take, whoever sends it) pauses this account
       // alone: the others' go on being embedded.
-      this.#leave(ownerId, work, batch);
+      const forgotten = this.#leave(ownerId, work, batch);
       if (refusedForItsInputs(err)) this.#pauseAccount(ownerId);
       else if (!(err instanceof ApiError && err.code === 'SERVICE_BUSY'))
         this.#pausedUntil = performance.now() + this.#pauseMs;
@@ -260,7 +279,7 @@ export class EmbedAhead {
         { err: (err as Error).name, account: ownerId },
         'memoir: passages could not be embedded ahead; the next questions embed them, and those written in the next minute',
       );
-      return false;
+      return { done: false, forgotten };
     } finally {
       // In the same step as the last look at the work: a text noted from here on starts a new run.
       this.#accounts.delete(ownerId);
@@ -269,9 +288,9 @@ export class EmbedAhead {
 
   /**
    * Counts the passages of `batch` and of the work still waiting as left to the next question, and lets them go:
-   * answers how many there were.
+   * answers, when there were any, the removal of the account's marks.
    */
-  #leave(ownerId: string, work: AccountWork, batch: readonly string[]): number {
+  #leave(ownerId: string, work: AccountWork, batch: readonly string[]): Promise<void> | undefined {
     let left = batch.length + work.carry.length;
     for (const text of work.texts) {
       left += passageTexts(text).length;
@@ -280,8 +299,7 @@ export class EmbedAhead {
     work.texts.clear();
     work.carry.length = 0;
     this.#left += left;
-    if (left > 0) this.#forgetDone(work.store, ownerId);
-    return left;
+    return left > 0 ? this.#forgetDone(work.store, ownerId) : undefined;
   }
 
   /** Up to `batch` passages: those carried over first, then the next texts' (taken off the waiting texts). */

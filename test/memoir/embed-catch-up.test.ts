@@ -154,7 +154,16 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     // A refusal (langchain tries a 5xx again after a second, not a 4xx).
     standin.failNext(400, 1);
     const ahead = new EmbedAhead(llmOf(standin), silent);
-    const stopped = await catchUpAhead(server.services.store, ahead, clock);
+    // The removal of the account's marks that the failure starts is slow: the catch-up answers once it is done, so
+    // that it cannot remove the hold the next catch-up takes.
+    const raw = server.services.store;
+    const slow = overriding(raw, {
+      findBy: async (collection: string, field: string, value: string) => {
+        if (collection === MEMOIR_AHEAD_MARKS) await new Promise((resolve) => setTimeout(resolve, 300));
+        return raw.findBy(collection, field, value);
+      },
+    });
+    const stopped = await catchUpAhead(slow, ahead, clock);
     expect(stopped.complete).toBe(false);
     expect(await marksOf(late.accountId)).toEqual([]);
     // The embedding that failed pauses for a minute; a catch-up with another goes on at once.

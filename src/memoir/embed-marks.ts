@@ -6,7 +6,7 @@
  * whenever a text of the account is left to the question, so that the next catch-up embeds what was left (a hold
  * removed so is not made a done mark: the catch-up holding it finds it gone).
  */
-import type { Store } from '../store/port.js';
+import type { Store, Tx } from '../store/port.js';
 import { MEMOIR_AHEAD_MARKS } from './records.js';
 
 export interface AheadMark {
@@ -90,33 +90,28 @@ export function takeMemoir(m: HeldMemoir, now: Date, as: 'hold' | 'done' = 'hold
   });
 }
 
-/** Renews this catch-up's hold: false when it no longer holds the memoir (a text of the account was left meanwhile). */
-export function renewMemoir(m: HeldMemoir, now: Date): Promise<boolean> {
+/** Applies `change` to the memoir's mark in one transaction if this catch-up holds it: false when it does not. */
+function whileHeld(m: HeldMemoir, change: (tx: Tx, id: string) => Promise<unknown>): Promise<boolean> {
   return m.view.transact(async (tx) => {
-    const mark = await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, markId(m.accountId, m.source));
-    if (mark?.holder !== m.holder) return false;
-    await tx.put(MEMOIR_AHEAD_MARKS, hold(m, now));
+    const id = markId(m.accountId, m.source);
+    if ((await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, id))?.holder !== m.holder) return false;
+    await change(tx, id);
     return true;
   });
 }
+
+/** Renews this catch-up's hold: false when it no longer holds the memoir (a text of the account was left meanwhile). */
+export const renewMemoir = (m: HeldMemoir, now: Date): Promise<boolean> =>
+  whileHeld(m, (tx) => tx.put(MEMOIR_AHEAD_MARKS, hold(m, now)));
 
 /**
  * Makes this catch-up's hold a done mark, once every passage read when it took the memoir is embedded: false when it
  * no longer held it (a text left meanwhile removed the hold, and the next catch-up embeds it).
  */
-export function finishMemoir(m: HeldMemoir, now: Date): Promise<boolean> {
-  return m.view.transact(async (tx) => {
-    const mark = await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, markId(m.accountId, m.source));
-    if (mark?.holder !== m.holder) return false;
-    await tx.put(MEMOIR_AHEAD_MARKS, done(m, now));
-    return true;
-  });
-}
+export const finishMemoir = (m: HeldMemoir, now: Date): Promise<boolean> =>
+  whileHeld(m, (tx) => tx.put(MEMOIR_AHEAD_MARKS, done(m, now)));
 
 /** Gives up this catch-up's hold (it could not finish the memoir): the next catch-up, here or elsewhere, takes it. */
-export function releaseMemoir(m: HeldMemoir): Promise<void> {
-  return m.view.transact(async (tx) => {
-    const id = markId(m.accountId, m.source);
-    if ((await tx.get<AheadMark>(MEMOIR_AHEAD_MARKS, id))?.holder === m.holder) await tx.delete(MEMOIR_AHEAD_MARKS, id);
-  });
+export async function releaseMemoir(m: HeldMemoir): Promise<void> {
+  await whileHeld(m, (tx, id) => tx.delete(MEMOIR_AHEAD_MARKS, id));
 }

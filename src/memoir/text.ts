@@ -31,8 +31,8 @@ let segmenter: Intl.Segmenter | undefined;
 
 /**
  * The words of a run written without spaces (Chinese, Japanese, Thai...), found by ICU's dictionaries through
- * `Intl.Segmenter` (Node's full ICU; one dictionary serves both Chinese and Japanese): "父亲是渔夫" is "父亲", "是", "渔夫", where the run
- * was one word to the letters-and-digits pattern, and no question could match a part of it.
+ * `Intl.Segmenter` (Node's full ICU; one dictionary serves both Chinese and Japanese): "父亲是渔夫" is "父亲", "是",
+ * "渔夫", where the run was one word to the letters-and-digits pattern, and no question could match a part of it.
  */
 function unspacedWords(run: string): string[] {
   segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
@@ -73,10 +73,11 @@ export function contentWords(text: string): string[] {
  * or a street's "St." ("Mrs. Nowak", "St. Casimir's", "Main St. in Erie"). Journals typed all in lower case split too.
  * The same after Arabic's and Urdu's question mark and full stop ("؟", "۔") and Devanagari's danda ("।", "॥"). Chinese
  * and Japanese write no space after theirs ("。", "！", "？"): a sentence ends there, after any closing quote or
- * bracket ("「…。」"), unless Japanese's "と" follows the quote (「…。」と言った: said within the sentence).
+ * bracket ("「…。」"), unless Japanese's "と" follows the quote (「…。」と言った: said within the sentence), and after
+ * the last of several marks ("真的吗？！").
  */
 const SENTENCE_END =
-  /(?<=[.!?؟۔।॥])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Ft|Prof|Rev|Fr|Sgt|Capt|Col|Lt|Gen|Gov|Sen|Rep)\.)\s+|(?<=[。！？][」』”’）)]*)(?![」』”’）)と])\s*|\n+/;
+  /(?<=[.!?؟۔।॥])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Ft|Prof|Rev|Fr|Sgt|Capt|Col|Lt|Gen|Gov|Sen|Rep)\.)\s+|(?<=[。！？][」』”’）)]*)(?![」』”’）)と。！？])\s*|\n+/;
 
 /** A sentence ending as Chinese and Japanese end theirs, with no space after it. */
 const UNSPACED_END = /[。！？][」』”’）)]*$/u;

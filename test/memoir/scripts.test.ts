@@ -27,6 +27,7 @@ describe('sentences and words of scripts other than the Latin', () => {
       '母は「歌が好きだ。」と言いました。',
     ]);
     expect(sentences('他说：「明天去。」然后走了。')).toEqual(['他说：「明天去。」', '然后走了。']);
+    expect(sentences('真的吗？！我不信。')).toEqual(['真的吗？！', '我不信。']);
     expect(sentences('كان أبي صيادا. هل تذكر البحر؟ نعم، أذكره.')).toEqual([
       'كان أبي صيادا.',
       'هل تذكر البحر؟',

@@ -1,8 +1,9 @@
 /**
- * The memoir's stop words: the English list (../core/stopwords.ts) and the words a life story writes without telling
- * anything, read by the memoir's reading of a text (./text.ts) and its retrieval (./retrieval.ts, ./agent.ts).
+ * The memoir's stop words: the stopword package's lists of English and of the other languages below
+ * (../core/stopwords.ts), and the words a life story writes without telling anything, read by the memoir's reading of
+ * a text (./text.ts) and its retrieval (./retrieval.ts, ./agent.ts).
  */
-import { englishStopWords } from '../core/stopwords.js';
+import { englishStopWords, stopWordsIn } from '../core/stopwords.js';
 
 /** Contractions people write without their apostrophe, and words too common in a life story to tell anything. */
 const MORE_STOP_WORDS = [
@@ -52,23 +53,27 @@ const MORE_STOP_WORDS = [
   'one',
   'get',
   'got',
-  // Chinese: the commonest function words (words() splits a Chinese run into its words).
-  ...'的 了 是 在 我 你 他 她 它 们 和 与 也 都 就 不 没 很 这 那 有 个 之 而 或 被 把 给 对 从 到 以 为 于 吗 呢 吧 啊 着 过 要 会 能 还 又 再 才 只 但 所 如 等 其 此 该 地 得'.split(
+  // What the package's Chinese and Japanese lists lack (below): theirs are mostly single characters and particles,
+  // where words() gives the words, "我们", "什么", "でした".
+  ...'它 没 而 被 给 从 以 过 要 能 再 才 只 但 所 如 其 我们 你们 他们 她们 它们 什么 这个 那个 这些 那些 因为 所以 但是 可是 如果 已经 还是 就是 没有 一个 自己 时候 这样 那样 怎么 为什么 哪里 这里 那里 现在 然后 的话 我的 你的 他的 她的 不是 一些 可以 知道'.split(
     ' ',
   ),
-  ...'我们 你们 他们 她们 它们 什么 这个 那个 这些 那些 因为 所以 但是 可是 如果 已经 还是 就是 没有 一个 自己 时候 这样 那样 怎么 为什么 哪里 这里 那里 现在 然后 的话 我的 你的 他的 她的 不是 一些 可以 知道'.split(
-    ' ',
-  ),
-  // Japanese: pronouns, demonstratives and the longer endings (particles and short endings are left out by words()).
-  ...'私 僕 何 これ それ あれ どれ この その あの どの ここ そこ あそこ どこ です ます でした ました います いました ません ください でしょう という ところ ように こと もの ため から まで など'.split(
+  ...'私 僕 何 あれ どれ あの どの そこ あそこ どこ でした ました います いました ません ください でしょう ように'.split(
     ' ',
   ),
 ];
 
+/**
+ * The languages whose lists of the stopword package are the memoir's too, beside English: those words() reads by
+ * dictionary (Chinese, Japanese, Thai) and those with scripts of their own people write memoirs in here (Hindi, Arabic,
+ * Urdu).
+ */
+const LANGUAGES = ['zho', 'jpn', 'tha', 'hin', 'ara', 'urd'];
+
 let stop: Set<string> | undefined;
 /** The stop words, made on first use (../core/stopwords.ts). */
 export function stopWords(): ReadonlySet<string> {
-  stop ??= new Set([...englishStopWords(), ...MORE_STOP_WORDS]);
+  stop ??= new Set([...englishStopWords(), ...stopWordsIn(LANGUAGES), ...MORE_STOP_WORDS]);
   return stop;
 }
 

@@ -76,6 +76,10 @@ describe('sentences and words of scripts other than the Latin', () => {
       '唱歌',
     ]);
     expect(contentWords('私たちは海のそばに住んでいました。')).toEqual(['海', '住']);
+    // The stopword package's lists of those languages, and of Thai and Hindi.
+    expect(contentWords('พ่อของฉันเป็นชาวประมง')).not.toContain('ของ');
+    expect(contentWords('พ่อของฉันเป็นชาวประมง')).toContain('ประมง');
+    expect(contentWords('यह मेरे पिता का घर था')).toEqual(['मेरे', 'पिता']);
     // English keeps its rule: words of three letters and more.
     expect(contentWords('We sat by the sea at dawn')).toEqual(['sat', 'sea', 'dawn']);
   });

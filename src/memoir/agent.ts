@@ -42,7 +42,7 @@ import type { Embedder } from './embeddings.js';
 import { holdSearch, searchMemoirInTurns, searchMemoirWithEmbeddings, type Passage } from './retrieval.js';
 import { unstoredSpouseReadings } from './spouse.js';
 import { isStopword } from './stop-words.js';
-import { joinSentences, sentences, words } from './text.js';
+import { joinSentences, sentences, words } from './words.js';
 
 export interface LlmConfig {
   baseUrl: string;

@@ -8,7 +8,7 @@ import { COLLOQUIAL, GRANDPARENTS, intentsOf, KINSHIP, type Intent } from './int
 import { placesWithin, relatedWords } from './lexicon.js';
 import { isStopword } from './stop-words.js';
 import type { Spouse } from './spouse.js';
-import { isUnspacedWord, words, wordsAsWritten } from './text.js';
+import { isUnspacedWord, words, wordsAsWritten } from './words.js';
 
 /** Words a question uses that say nothing about its subject. */
 const GENERIC = new Set(

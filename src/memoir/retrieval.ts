@@ -20,7 +20,7 @@ import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
 import { isStopword } from './stop-words.js';
 import { holdSpouse, type StoredSpouseReading, spouseSteps } from './spouse.js';
-import { isUnspacedWord, joinSentences, sentences, words } from './text.js';
+import { isUnspacedWord, joinSentences, sentences, words } from './words.js';
 import { atOnce, inTurns, SLICE, type Steps } from './turns.js';
 
 export { parseQuestion, type Query, stemOf } from './question.js';

@@ -39,15 +39,26 @@ export interface EmbeddingRecord {
   createdAt: string;
 }
 
-/** A vector as a record keeps it (`f32`). */
-export function packVector(vector: readonly number[]): string {
-  return Buffer.from(Float32Array.from(vector).buffer).toString('base64');
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** A vector as a record keeps it (`f32`): its 32-bit floats, little-endian, in base64. */
+export function packVector(vector: readonly number[] | Float32Array): string {
+  const f32 = vector instanceof Float32Array ? vector : Float32Array.from(vector);
+  if (LITTLE_ENDIAN) return Buffer.from(f32.buffer, f32.byteOffset, f32.byteLength).toString('base64');
+  const bytes = Buffer.alloc(f32.byteLength);
+  for (let i = 0; i < f32.length; i++) bytes.writeFloatLE(f32[i]!, i * 4);
+  return bytes.toString('base64');
+}
+
+/** Whether every value of `v` is a number: a NaN or an infinity anywhere makes the sum one (a sum of float32 values cannot overflow a double). */
+function allFinite(v: Float32Array): boolean {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += v[i]!;
+  return Number.isFinite(sum);
 }
 
 /** A vector: 32-bit floats as stored, or JSON numbers from a record written before them. */
 export type Vector = Float32Array | number[];
-
-const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** The vector a record keeps, or undefined when it keeps none that can be read (then it is asked for again). */
 export function vectorOf(r: EmbeddingRecord): Vector | undefined {
@@ -64,10 +75,7 @@ export function vectorOf(r: EmbeddingRecord): Vector | undefined {
       if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(bytes);
       else for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
     }
-    // A NaN or an infinity anywhere makes the sum one (a sum of float32 values cannot overflow a double).
-    let sum = 0;
-    for (let i = 0; i < out.length; i++) sum += out[i]!;
-    return Number.isFinite(sum) ? out : undefined;
+    return allFinite(out) ? out : undefined;
   }
   return Array.isArray(r.vector) && r.vector.every((x) => typeof x === 'number') ? r.vector : undefined;
 }
@@ -167,6 +175,12 @@ export function embeddable(text: string): string {
 /** Stored vectors decoded between two turns of the event loop (some 6 ms for 1,000 of 1,536 dimensions). */
 export const DECODE_SLICE = 1_000;
 
+/**
+ * Vectors from the provider packed between two turns of the event loop (some 10 to 20 µs each for 1,536 dimensions:
+ * 871 of them, a first question in a memoir of 30 entries not embedded ahead, held the loop 7 to 20 ms at once).
+ */
+export const PACK_SLICE = 128;
+
 /** The stored records among `ids` (those of `ownerId`'s account, through its view `store`). */
 async function storedVectors(store: Store, ownerId: string, ids: readonly string[]): Promise<EmbeddingRecord[]> {
   if (ids.length <= MANY_VECTOR_READS)
@@ -220,22 +234,25 @@ export function cachedEmbedder(
           client.embedDocuments(missing.map((id) => embeddable(textOf.get(id)!))),
         );
         const createdAt = now().toISOString();
-        const records: EmbeddingRecord[] = missing.map((id, i) => ({
-          id,
-          ownerId,
-          model,
-          f32: packVector(vectors[i]!),
-          createdAt,
-        }));
+        const records: EmbeddingRecord[] = [];
+        // The vectors as they will be read back (32-bit), so that the first answer is the one the next would be; one
+        // that holds a NaN or an infinity is not read back (it is asked for again), and answers as the provider gave it.
+        const readBack: (Float32Array | undefined)[] = [];
+        for (const [i, id] of missing.entries()) {
+          // Hundreds of vectors to pack (a first question in a memoir not embedded ahead): other requests get turns.
+          if (i > 0 && i % PACK_SLICE === 0) await turn();
+          const f32 = Float32Array.from(vectors[i]!);
+          records.push({ id, ownerId, model, f32: packVector(f32), createdAt });
+          readBack.push(allFinite(f32) ? f32 : undefined);
+        }
         await store.transact(async (tx) => {
           for (const r of records) await tx.put(MEMOIR_EMBEDDINGS, r);
         });
-        // The vectors as they will be read back (32-bit), so that the first answer is the one the next would be: kept
-        // once the records are stored.
+        // Kept once the records are stored.
         records.forEach((r, i) => {
-          const vector = vectorOf(r);
+          const vector = readBack[i];
           known.set(r.id, vector ?? vectors[i]!);
-          if (keep && vector instanceof Float32Array) keptVectors.set(r.id, vector);
+          if (keep && vector) keptVectors.set(r.id, vector);
         });
       }
       return ids.map((id) => known.get(id)!);

@@ -7,6 +7,7 @@ import {
   EMBED_CONCURRENT_REQUESTS,
   EMBED_REQUEST_INPUTS,
   MANY_VECTOR_READS,
+  PACK_SLICE,
   packVector,
   sizeVectorCache,
   VECTOR_CACHE_BYTES,
@@ -117,6 +118,34 @@ describe('an embedding record', () => {
     expect(standin.embeddingRequests.length).toBe(asked + 1);
     expect(standin.embeddingRequests.at(-1)!.input).toHaveLength(1);
     expect(again).toContainEqual([1, 2, 3]);
+  });
+
+  it(`answers what it will read back for ${2 * PACK_SLICE + 3} new vectors, packed in slices; one past 32 bits as given, and asked again`, async () => {
+    // 1e39 is past the largest 32-bit float: stored, it reads back as an infinity, so that record is not read.
+    const huge = (text: string) => modelLike(text.length * 5 + 3).map((v, i) => (i === 9 ? 1e39 : v));
+    standin.embedWith((text) => (text.includes('the flood') ? huge(text) : modelLike(text.length * 5 + 3)));
+    const owner = 'acct_EMBEDDINGPACKED000000000000';
+    const view = accountStore(store, owner);
+    const texts = Array.from(
+      { length: 2 * PACK_SLICE + 3 },
+      (_, i) => `Passage ${i}: ${i === PACK_SLICE + 1 ? 'the flood of 1953' : 'the harvest'} ${'again '.repeat(i % 7)}`,
+    );
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    const made = await cachedEmbedder(llm, view, owner, () => new Date()).embed(texts);
+    expect(made).toHaveLength(texts.length);
+    made.forEach((v, i) => {
+      if (i === PACK_SLICE + 1) expect(v).toEqual(huge(texts[i]!));
+      else expect(Array.from(v)).toEqual(modelLike(texts[i]!.length * 5 + 3).map(Math.fround));
+    });
+    const stored = await store.findBy<EmbeddingRecord>(MEMOIR_EMBEDDINGS, 'ownerId', owner);
+    expect(stored).toHaveLength(texts.length);
+    // From a start, the same vectors come back from the store, and the one that could not be stored is asked again.
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    const asked = standin.embeddingRequests.length;
+    const read = await cachedEmbedder(llm, view, owner, () => new Date()).embed(texts);
+    expect(standin.embeddingRequests.slice(asked).map((r) => r.input)).toEqual([[texts[PACK_SLICE + 1]]]);
+    expect(read.map((v) => Array.from(v))).toEqual(made.map((v) => Array.from(v)));
+    sizeVectorCache(VECTOR_CACHE_BYTES);
   });
 
   it('are kept in memory once read or made: the next question reads none of them from the store, past the bound it does', async () => {

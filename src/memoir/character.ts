@@ -138,7 +138,7 @@ export function emptyCharacter(): CharacterModel {
  * The version of the stored counts. Bump it whenever the extraction in text.ts (lexicons, names, phrases, style) or
  * the counts kept here change: stored counts of another version are rebuilt from the texts on the next write.
  */
-export const CHARACTER_COUNTS_VERSION = 4;
+export const CHARACTER_COUNTS_VERSION = 5;
 
 /**
  * About how many phrases the counts record keeps (those held by the most texts): when more are held by

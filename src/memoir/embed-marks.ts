@@ -8,6 +8,7 @@
  */
 import type { Store, Tx } from '../store/port.js';
 import { MEMOIR_AHEAD_MARKS } from './records.js';
+import { PASSAGES_VERSION } from './retrieval.js';
 
 export interface AheadMark {
   [field: string]: unknown;
@@ -18,6 +19,11 @@ export interface AheadMark {
   source: string;
   /** The embedding model of the vectors: a mark made with another model does not count. */
   model: string;
+  /**
+   * The version of the passages embedded (PASSAGES_VERSION when the mark was made; absent on marks made before it was
+   * kept): a mark made when texts were cut into other passages does not count.
+   */
+  passages?: number;
   /** When the catch-up ended (a done mark), or took or renewed its hold. */
   at: string;
   /** The catch-up embedding the memoir now: present on a hold only. */
@@ -35,8 +41,9 @@ export const CATCH_UP_HOLD_MS = 10 * 60_000;
 /** The id of `accountId`'s mark for its own memoir (`own`) or for the memoir of a share it holds. */
 export const markId = (accountId: string, source: string): string => `mahd_${accountId}_${source}`;
 
-/** Whether `mark` says the memoir's passages are all embedded with `model` (not a hold). */
-export const isDone = (mark: AheadMark, model: string): boolean => mark.model === model && mark.holder === undefined;
+/** Whether `mark` says the memoir's passages, as they are cut now, are all embedded with `model` (not a hold). */
+export const isDone = (mark: AheadMark, model: string): boolean =>
+  mark.model === model && mark.passages === PASSAGES_VERSION && mark.holder === undefined;
 
 /** Removes the account's marks (through `store`, its view): its memoirs are looked at again by the next catch-up. */
 export async function forgetCaughtUp(store: Store, accountId: string): Promise<void> {
@@ -72,6 +79,7 @@ const done = (m: HeldMemoir, now: Date): AheadMark => ({
   ownerId: m.accountId,
   source: m.source,
   model: m.model,
+  passages: PASSAGES_VERSION,
   at: now.toISOString(),
 });
 

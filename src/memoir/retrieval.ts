@@ -125,6 +125,14 @@ function windowTexts(all: readonly string[]): string[] {
 }
 
 /**
+ * The version of the passages texts are cut into (`passageTexts`, and the sentences of ./words.ts it reads): bump it
+ * whenever they change, so that the catch-up (./embed-catch-up.ts) embeds again the memoirs it had marked done, whose
+ * new passages would otherwise be left to their next question. 2: Thai and Lao sentences end at a space, Khmer's and
+ * Burmese's at their full stops (they were one sentence to a line).
+ */
+export const PASSAGES_VERSION = 2;
+
+/**
  * The texts of a text's passages, as a search makes them (what a chat embeds of it): for embedding them ahead of the
  * questions (./embed-ahead.ts).
  */

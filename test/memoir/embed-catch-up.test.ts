@@ -10,7 +10,7 @@ import { type AheadMark, CATCH_UP_HOLD_MS, forgetCaughtUp, markId } from '../../
 import { type EmbeddingRecord, sizeVectorCache, VECTOR_CACHE_BYTES } from '../../src/memoir/embeddings.js';
 import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { MEMOIR_AHEAD_MARKS, MEMOIR_EMBEDDINGS, MEMOIR_JOURNAL } from '../../src/memoir/records.js';
-import { passageTexts } from '../../src/memoir/retrieval.js';
+import { PASSAGES_VERSION, passageTexts } from '../../src/memoir/retrieval.js';
 import { type TestServer, startTestServer } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, signIn, type TestSession } from '../support/session.js';
@@ -119,7 +119,7 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     ]);
   });
 
-  it('passes marked memoirs by without reading their texts, until the model changes', async () => {
+  it('passes marked memoirs by without reading their texts, until the model or the passages change', async () => {
     const asked = standin.embeddingRequests.length;
     const reads = countReads(server.services.store, MEMOIR_JOURNAL);
     try {
@@ -145,6 +145,22 @@ describe.each(MEMOIR_ENGINES)('the catch-up of memoirs never embedded ahead (%s)
     const restored = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
     expect(restored).toEqual({ caughtUp: other.caughtUp, skipped: 0, held: 0, left: 0, complete: true });
     expect(standin.embeddingRequests.length).toBe(back);
+    // A mark made when texts were cut into other passages (one made before the version was kept has none) does not
+    // count either: that memoir is read again, its passages as cut now looked for, and it is marked with the version.
+    const [mark] = await marksOf(owner.accountId);
+    const { passages, ...older } = mark!;
+    expect(passages).toBe(PASSAGES_VERSION);
+    await server.services.store.put(MEMOIR_AHEAD_MARKS, older);
+    const reread = countReads(server.services.store, MEMOIR_JOURNAL);
+    try {
+      const recut = await catchUpAhead(server.services.store, new EmbedAhead(llmOf(standin), silent), clock);
+      expect(recut).toEqual({ caughtUp: 1, skipped: 0, held: 0, left: 0, complete: true });
+      expect(reread.count()).toBeGreaterThan(0);
+    } finally {
+      reread.restore();
+    }
+    expect(standin.embeddingRequests.length).toBe(back);
+    expect((await marksOf(owner.accountId)).map((m) => m.passages)).toEqual([PASSAGES_VERSION]);
   });
 
   it('stops at a memoir it could not finish, and the next catch-up goes on from there', async () => {

@@ -5,12 +5,15 @@ import { startTestServer, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 import { grant } from './support.js';
 
-// A memoir written in Chinese or Japanese (no spaces between words, none after a full stop), Arabic or Hindi (their
-// own full stops and question marks) is read as its sentences and words, so that its passages are sentences and a
+// A memoir written in Chinese or Japanese (no spaces between words, none after a full stop), Thai or Lao (no full
+// stop: a space between sentences), Arabic or Hindi (their own full stops and question marks) is read as its sentences and words, so that its passages are sentences and a
 // question finds the passage that holds its words.
 
 const CHINESE = '我们住在海边。父亲是渔夫，每天早上出海。母亲在学校教书！她喜欢唱歌。';
 const JAPANESE = '私たちは海のそばに住んでいました。父は漁師でした。母は「歌が好きだ。」と言いました。';
+// "Yesterday I went to the market with my mother. We bought mangoes and sticky rice. Mother told of when she was a
+// child in Chiang Mai.": Thai writes a space between sentences, none between words.
+const THAI = 'เมื่อวานฉันไปตลาดกับแม่ เราซื้อมะม่วงและข้าวเหนียว แม่เล่าเรื่องตอนที่ท่านยังเป็นเด็กที่เชียงใหม่';
 
 describe('sentences and words of scripts other than the Latin', () => {
   it('ends a sentence at the full stops and question marks of Chinese, Japanese, Arabic, Urdu and Hindi', () => {
@@ -38,6 +41,9 @@ describe('sentences and words of scripts other than the Latin', () => {
       'ہم سمندر کے پاس رہتے تھے۔',
     ]);
     expect(sentences('मेरे पिता मछुआरे थे। हम समुद्र के पास रहते थे।')).toEqual(['मेरे पिता मछुआरे थे।', 'हम समुद्र के पास रहते थे।']);
+    // Khmer and Burmese end one at their full stops, with or without a space after them.
+    expect(sentences('ខ្ញុំទៅផ្សារ។ម្តាយខ្ញុំទិញត្រី។')).toEqual(['ខ្ញុំទៅផ្សារ។', 'ម្តាយខ្ញុំទិញត្រី។']);
+    expect(sentences('ကျွန်တော် ဈေးသွားတယ်။ အမေ ငါးဝယ်တယ်။')).toEqual(['ကျွန်တော် ဈေးသွားတယ်။', 'အမေ ငါးဝယ်တယ်။']);
     // English as before: titles keep their sentence, and a stop needs a space after it.
     expect(sentences('Mrs. Nowak lived on Main St. in Erie. She paid 3.50 a week!')).toEqual([
       'Mrs. Nowak lived on Main St. in Erie.',
@@ -87,6 +93,26 @@ describe('sentences and words of scripts other than the Latin', () => {
   it("counts a question or an exclamation by its own script's mark", () => {
     expect(styleCountsOf('你知道吗？太好了！他走了。')).toMatchObject({ sentences: 3, questions: 1, exclamations: 1 });
     expect(styleCountsOf('هل تذكر البحر؟ نعم.')).toMatchObject({ sentences: 2, questions: 1 });
+  });
+
+  it('ends a Thai or Lao sentence at a space between two of its words, not after a repetition mark or by a number', () => {
+    expect(sentences(THAI)).toEqual([
+      'เมื่อวานฉันไปตลาดกับแม่',
+      'เราซื้อมะม่วงและข้าวเหนียว',
+      'แม่เล่าเรื่องตอนที่ท่านยังเป็นเด็กที่เชียงใหม่',
+    ]);
+    // "Walk slowly, gently": one sentence; a year and an English name within one too.
+    expect(sentences('เดินช้าๆ ค่อยๆ ไป เมื่อปี 2500 ฉันย้ายไป Bangkok กับพ่อ')).toEqual([
+      'เดินช้าๆ ค่อยๆ ไป',
+      'เมื่อปี 2500 ฉันย้ายไป Bangkok กับพ่อ',
+    ]);
+    expect(sentences('ຂ້ອຍໄປຕະຫຼາດ ແມ່ຊື້ປາ')).toEqual(['ຂ້ອຍໄປຕະຫຼາດ', 'ແມ່ຊື້ປາ']);
+    // So a Thai entry is passages of two sentences, as any other (it was one passage, cut at the model's limit).
+    expect(passageTexts(THAI)).toEqual([
+      'เมื่อวานฉันไปตลาดกับแม่ เราซื้อมะม่วงและข้าวเหนียว',
+      'เราซื้อมะม่วงและข้าวเหนียว แม่เล่าเรื่องตอนที่ท่านยังเป็นเด็กที่เชียงใหม่',
+    ]);
+    expect(styleCountsOf(THAI)).toMatchObject({ sentences: 3 });
   });
 
   it('makes passages of two sentences, joined without a space in Chinese and Japanese', () => {

@@ -8,8 +8,9 @@ import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { EmbedAhead, refusedForItsInputs } from '../../src/memoir/embed-ahead.js';
 import { EMBED_MAX_CHARS, type EmbeddingRecord } from '../../src/memoir/embeddings.js';
 import { configureModelCalls, withModelPlace } from '../../src/memoir/model-calls.js';
-import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
-import { passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
+import { type AheadMark, markId } from '../../src/memoir/embed-marks.js';
+import { MEMOIR_AHEAD_MARKS, MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
+import { PASSAGES_VERSION, passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
 import { type TestServer, startTestServer, tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -292,6 +293,45 @@ describe('SVC_MEMOIR_EMBED_AHEAD', () => {
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(standin.embeddingRequests.map((r) => r.input)).toEqual([['Where did you swim?', ...passageTexts(LAKE)]]);
+    } finally {
+      await server.close();
+      await standin.close();
+    }
+  });
+
+  it("off: a write removes the account's catch-up marks, made while it was on, so the next catch-up embeds it", async () => {
+    const standin = await startOpenAiStandin();
+    const server = await startTestServer({ config: { llm: llmOf(standin), memoirEmbedAhead: false } });
+    try {
+      const [owner, other] = [await registerUser(server.app), await registerUser(server.app)];
+      const store = server.services.store;
+      const marksOf = (account: string) => store.findBy<AheadMark>(MEMOIR_AHEAD_MARKS, 'ownerId', account);
+      // As a catch-up left them while embedding ahead was on (the heir's share of another memoir among them).
+      for (const [account, source] of [
+        [owner.accountId, 'own'],
+        [owner.accountId, 'mgr_SHARE'],
+        [other.accountId, 'own'],
+      ] as const)
+        await store.put(MEMOIR_AHEAD_MARKS, {
+          id: markId(account, source),
+          ownerId: account,
+          source,
+          model: 'standin-embed',
+          passages: PASSAGES_VERSION,
+          at: new Date().toISOString(),
+        } satisfies AheadMark);
+      const headers = sessionHeaders(owner, { csrf: true });
+      const made = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/journal',
+        headers,
+        payload: { content: LAKE },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      expect(await marksOf(owner.accountId)).toEqual([]);
+      // Another account's are its own.
+      expect(await marksOf(other.accountId)).toHaveLength(1);
+      expect(standin.embeddingRequests).toEqual([]);
     } finally {
       await server.close();
       await standin.close();

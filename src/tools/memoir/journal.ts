@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema } from '../../core/pagination.js';
 import { chatModelFor, refineCharacter } from '../../memoir/agent.js';
+import { forgetCaughtUp } from '../../memoir/embed-marks.js';
 import {
   addJournalEntry,
   answerQuestionnaire,
@@ -25,10 +26,23 @@ import {
 
 /**
  * Has the passages of texts just stored embedded in the background (src/memoir/embed-ahead.ts), so that the next chat
- * question sends the provider the question alone; nothing happens without a provider.
+ * question sends the provider the question alone. Without a provider or with embedding ahead off, nothing is embedded,
+ * and the account's catch-up marks are removed (src/memoir/embed-marks.ts): a memoir caught up while it was on is not
+ * whole any more, and the catch-up embeds the new texts once it is on again. Never fails the write.
  */
-export function embedAhead(ctx: ToolContext, texts: readonly string[]): void {
-  ctx.memoirAhead?.note(ctx.store, ctx.principal.ownerId, texts, () => ctx.clock.now());
+export async function embedAhead(ctx: ToolContext, texts: readonly string[]): Promise<void> {
+  if (ctx.memoirAhead) {
+    ctx.memoirAhead.note(ctx.store, ctx.principal.ownerId, texts, () => ctx.clock.now());
+    return;
+  }
+  try {
+    await forgetCaughtUp(ctx.store, ctx.principal.ownerId);
+  } catch (err) {
+    ctx.log.warn(
+      { requestId: ctx.requestId, err: (err as Error).name },
+      'memoir: a catch-up mark could not be removed',
+    );
+  }
 }
 
 /** With a model configured, lets it refine the character from new text; a failing model changes nothing and fails nothing. */
@@ -101,7 +115,7 @@ export const createJournalEntryTool = defineTool({
       ctx.clock,
     );
     // The owner's chat reads private entries too: their passages are embedded all the same.
-    embedAhead(ctx, [entry.content]);
+    await embedAhead(ctx, [entry.content]);
     // A private entry is not shown to the model that shapes the character heirs meet.
     if (!entry.private) await refine(ctx, entry.content);
     const profile = await readProfile(ctx.store, ctx.principal.ownerId);
@@ -172,7 +186,7 @@ export const updateJournalEntryTool = defineTool({
   handler: async (input, ctx) => {
     const { id, ...patch } = input;
     const { entry, character } = await updateJournalEntry(ctx.store, ctx.principal.ownerId, id, patch, ctx.clock);
-    if (patch.content !== undefined) embedAhead(ctx, [entry.content]);
+    if (patch.content !== undefined) await embedAhead(ctx, [entry.content]);
     if (patch.content !== undefined && !entry.private) await refine(ctx, entry.content);
     return {
       entry: publicEntry(entry),
@@ -292,7 +306,7 @@ export const answerQuestionnaireTool = defineTool({
   handler: async (input, ctx) => {
     const out = await answerQuestionnaire(ctx.store, ctx.principal.ownerId, input.category, input.answers, ctx.clock);
     // Stored trimmed, as the chat reads them.
-    embedAhead(
+    await embedAhead(
       ctx,
       input.answers.map((a) => a.answer.trim()),
     );

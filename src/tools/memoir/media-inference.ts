@@ -121,7 +121,7 @@ export const getMemoirMediaInferenceTool = defineTool({
       },
     );
     // The transcript or description the chat will search (a caption was noted when written).
-    embedAhead(
+    await embedAhead(
       ctx,
       mediaTexts({ ...m, caption: undefined, inference: { [key]: result } }).map((d) => d.text),
     );

@@ -385,7 +385,7 @@ export const updateMemoirMediaTool = defineTool({
     const { id, ...patch } = input;
     const updated = await updateMedia(ctx.store, ctx.clock, id, patch);
     if (patch.caption)
-      embedAhead(
+      await embedAhead(
         ctx,
         mediaTexts({ ...updated, inference: undefined }).map((d) => d.text),
       );

@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readDataDir, WRITER_THREAD_NAME } from '../../src/store/lowdb/file.js';
 import { openLowdbStore, StoreLockedError, type Doc, type Store } from '../../src/store/index.js';
+import { ALL_SLICE } from '../../src/store/lowdb/store.js';
+import { ticker } from '../support/loop.js';
 import { threadNamesShown, threadsNamed } from '../support/threads.js';
 
 type User = Doc & { email: string; name: string; age?: number; tags?: string[] };
@@ -107,6 +109,33 @@ describe('lowdb store: CRUD', () => {
     store = await open();
     expect((await store.all('users')).map((d) => d.id)).toEqual(expected);
     expect(await store.get<User>('users', 'a')).toMatchObject({ name: 'updated' });
+  });
+
+  it(`reads a collection of more than ${ALL_SLICE} records in slices, giving turns, as it was when asked`, async () => {
+    const store = await open();
+    const n = 2 * ALL_SLICE + 7;
+    await store.transact(async (tx) => {
+      for (let i = 0; i < n; i++) await tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}`, tags: ['a'] });
+    });
+    const loop = ticker();
+    const reading = store.all<User>('users');
+    // Written while it is read: neither the update nor the deletion nor the addition is in it.
+    const writing = store.transact(async (tx) => {
+      await tx.put('users', { id: `u${n - 1}`, email: 'late@x', name: 'late' });
+      await tx.delete('users', 'u0');
+      await tx.put('users', { id: 'u-new', email: 'new@x', name: 'new' });
+    });
+    const read = await reading;
+    expect(loop.stop()).toBeGreaterThanOrEqual(2);
+    await writing;
+    expect(read.map((u) => u.id)).toEqual(Array.from({ length: n }, (_, i) => `u${i}`));
+    expect(read.at(-1)).toMatchObject({ name: `n${n - 1}` });
+    // Copies: changing them changes nothing stored.
+    read[1]!.tags!.push('b');
+    expect((await store.get<User>('users', 'u1'))!.tags).toEqual(['a']);
+    const after = await store.all<User>('users');
+    expect(after).toHaveLength(n);
+    expect(after.at(-1)!.id).toBe('u-new');
   });
 });
 

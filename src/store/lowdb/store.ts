@@ -25,6 +25,9 @@ import { bySeq, checkCollectionName, cloneJson, takeJson, type Entry, type SvcDa
 import { TxImpl, type CommittedView } from './transaction.js';
 import { movesRevision } from '../revisions.js';
 
+/** Records `all` copies between two turns of the event loop, outside a transaction (a few milliseconds' work). */
+export const ALL_SLICE = 2_000;
+
 export class LowdbStore implements Store, RevisionedStore, CommittedView {
   /** Write counters, for tests and diagnostics (not part of the port). */
   readonly stats = { writes: 0, failedWrites: 0 };
@@ -112,9 +115,23 @@ export class LowdbStore implements Store, RevisionedStore, CommittedView {
     return found;
   }
 
+  /**
+   * The collection as it is at the call. Records are replaced, never changed in place, so the list of them taken at
+   * once is that state; a large one is then copied ALL_SLICE records at a time, with a turn of the event loop between
+   * (a background sweep reading 100,000 accounts held every other request for 120 to 190 ms at once).
+   */
   async all<T extends Doc>(collection: string): Promise<T[]> {
     this.assertOpen();
-    return new TxImpl(this).allNow<T>(collection);
+    checkCollectionName(collection);
+    const entries = this.data.collections.get(collection);
+    if (!entries || entries.size <= ALL_SLICE) return new TxImpl(this).allNow<T>(collection);
+    const list = [...entries.values()];
+    const out: T[] = new Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      if (i > 0 && i % ALL_SLICE === 0) await new Promise<void>((resolve) => defer(resolve));
+      out[i] = cloneJson(list[i]!.doc) as T;
+    }
+    return out;
   }
 
   async count(collection: string): Promise<number> {

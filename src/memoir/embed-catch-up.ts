@@ -31,6 +31,7 @@ import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/port.js';
 import { chatTexts } from './agent.js';
 import type { EmbedAhead } from './embed-ahead.js';
+import { SLICE, turn } from './turns.js';
 import {
   type AheadMark,
   finishMemoir,
@@ -120,13 +121,15 @@ interface MemoirJob {
 
 /**
  * The memoirs of `store` the catch-up looks at, in order: each active account's own, then each open share with chat
- * claimed by an heir.
+ * claimed by an heir, leaving out those whose mark is in `done`.
  */
-async function memoirJobs(store: Store, now: Date): Promise<MemoirJob[]> {
+async function memoirJobs(store: Store, now: Date, done: ReadonlySet<string>): Promise<MemoirJob[]> {
   const jobs: MemoirJob[] = [];
+  let seen = 0;
   for (const account of await store.all<AccountRecord>(ACCOUNTS)) {
+    if (++seen % SLICE === 0) await turn();
     // A suspended account asks nothing: its memoir waits, unmarked, for it to be active again.
-    if (account.status === 'suspended') continue;
+    if (account.status === 'suspended' || done.has(markId(account.id, 'own'))) continue;
     jobs.push({
       accountId: account.id,
       source: 'own',
@@ -134,8 +137,10 @@ async function memoirJobs(store: Store, now: Date): Promise<MemoirJob[]> {
     });
   }
   for (const grant of await store.all<GrantRecord>(GRANTS)) {
+    if (++seen % SLICE === 0) await turn();
     const heir = grant.granteeId;
     if (!heir || !grant.permissions.includes('chat') || grantState(grant, now) !== 'open') continue;
+    if (done.has(markId(heir, grant.id))) continue;
     jobs.push({
       accountId: heir,
       source: grant.id,
@@ -166,12 +171,18 @@ export async function catchUpAhead(
 ): Promise<CatchUpResult> {
   const model = ahead.model;
   const holder = opts.holder ?? `mcu_${randomBytes(8).toString('hex')}`;
-  const done = new Set(
-    (await store.all<AheadMark>(MEMOIR_AHEAD_MARKS)).filter((m) => isDone(m, model)).map((m) => m.id),
-  );
-  const jobs = (await memoirJobs(store, clock.now())).filter((j) => !done.has(markId(j.accountId, j.source)));
-  const last = (j: MemoirJob) => (failed.has(markId(j.accountId, j.source)) ? 1 : 0);
-  jobs.sort((a, b) => last(a) - last(b));
+  // A large store (100,000 accounts) is read and sorted out in slices, with turns of the event loop between them.
+  const done = new Set<string>();
+  let seen = 0;
+  for (const mark of await store.all<AheadMark>(MEMOIR_AHEAD_MARKS)) {
+    if (++seen % SLICE === 0) await turn();
+    if (isDone(mark, model)) done.add(mark.id);
+  }
+  const waiting = await memoirJobs(store, clock.now(), done);
+  // Those that could not be finished last, each group in its order (a partition: a sort computed the ids again at each
+  // comparison, some 100 ms at once for 100,000 accounts).
+  const lastly = (j: MemoirJob) => failed.has(markId(j.accountId, j.source));
+  const jobs = failed.size === 0 ? waiting : [...waiting.filter((j) => !lastly(j)), ...waiting.filter(lastly)];
   const result = { caughtUp: 0, skipped: 0, held: 0, left: 0 };
   const ended = (complete: boolean): CatchUpResult => ({
     ...result,

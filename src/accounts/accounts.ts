@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
+import { oldestFirst } from '../core/ids.js';
 import { ApiError } from '../core/errors.js';
 import { NAME_CHARS, NAME_CHARS_REASON } from '../core/names.js';
 import type { Store, Tx } from '../store/port.js';
@@ -157,7 +158,32 @@ export async function findAccount(deps: AccountDeps, id: string): Promise<Accoun
   return account;
 }
 
+/**
+ * A page of the accounts, oldest first. Only the page's records are read: the ids come from the `status` index (ULIDs:
+ * they order like the accounts' creation), where copying every account for each page made a walk through 100,000 of
+ * them cost the square of their number.
+ */
 export async function listAccounts(deps: AccountDeps, input: z.infer<typeof ListAccountsInput>) {
+  const statuses = input.status ? [input.status] : ACCOUNT_STATUSES;
+  const total = input.status ? undefined : await deps.system.count(ACCOUNTS);
+  const page = await deps.system.transact(
+    async (tx) => {
+      const lists: string[][] = [];
+      for (const status of statuses) lists.push(await tx.idsBy(ACCOUNTS, 'status', status));
+      const ids = oldestFirst(lists);
+      // Every account has a status; a store whose count says otherwise is read whole, as before.
+      if (total !== undefined && ids.length < total) return undefined;
+      const { items: pageIds, pagination } = paginateOffset(ids, input.page, input.limit);
+      const items: AccountView[] = [];
+      for (const id of pageIds) {
+        const account = await tx.get<AccountRecord>(ACCOUNTS, id);
+        if (account) items.push(accountView(account));
+      }
+      return { items, pagination };
+    },
+    { readOnly: true },
+  );
+  if (page) return page;
   const all = (await deps.system.all<AccountRecord>(ACCOUNTS)).filter(
     (a) => !input.status || a.status === input.status,
   );

@@ -7,7 +7,7 @@ import { declareTenantCollection } from './tenancy.js';
 /** Accounts, the unit of tenancy; an account record belongs to itself. */
 export const ACCOUNTS = 'accounts';
 declareTenantCollection(ACCOUNTS, 'id');
-export const ACCOUNT_INDEXES = ['kind'];
+export const ACCOUNT_INDEXES = ['kind', 'status'];
 
 /** The people who sign in, each in one account, and their sessions (src/accounts/sessions.ts). */
 export const USERS = 'users';

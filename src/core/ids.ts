@@ -154,3 +154,33 @@ export function newestFirst(ids: string[]): string[] {
     if (ids[i - 1]! >= ids[i]!) return ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
   return ids.reverse();
 }
+
+/** Whether `ids` are in ascending order, each greater than the one before. */
+function isAscending(ids: readonly string[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
+  return true;
+}
+
+/**
+ * Time-ordered ids (ULIDs) of several lists in one, oldest first: the lists an index hands out in ascending order (the
+ * usual case) are merged as they are, the others sorted first.
+ */
+export function oldestFirst(lists: readonly (readonly string[])[]): string[] {
+  let out: string[] = [];
+  for (const list of lists) {
+    const ids = isAscending(list) ? list : [...list].sort();
+    if (out.length === 0) {
+      out = [...ids];
+      continue;
+    }
+    const merged: string[] = new Array(out.length + ids.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < out.length && j < ids.length) merged[k++] = out[i]! <= ids[j]! ? out[i++]! : ids[j++]!;
+    while (i < out.length) merged[k++] = out[i++]!;
+    while (j < ids.length) merged[k++] = ids[j++]!;
+    out = merged;
+  }
+  return out;
+}

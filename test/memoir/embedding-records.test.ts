@@ -9,6 +9,7 @@ import {
   MANY_VECTOR_READS,
   PACK_SLICE,
   packVector,
+  STORE_SLICE,
   sizeVectorCache,
   VECTOR_CACHE_BYTES,
   vectorOf,
@@ -18,7 +19,7 @@ import type { IndexValue, Store } from '../../src/store/port.js';
 import { tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { ticker, until } from '../support/loop.js';
-import { overriding } from '../support/store-wrap.js';
+import { overriding, wrapTransactions } from '../support/store-wrap.js';
 
 // The embeddings a chat keeps are stored as 32-bit floats in base64 (what embedding models give): about a quarter of
 // the same vector in JSON numbers, for a cache that holds a vector per passage of the memoir. Records written before
@@ -177,6 +178,47 @@ describe('an embedding record', () => {
     const bounded = gets();
     await embedder.embed(texts);
     expect(gets() - bounded).toBeGreaterThanOrEqual(30);
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+  });
+
+  it(`stores new vectors ${STORE_SLICE} to a transaction, one transaction after the other`, async () => {
+    standin.embedWith((text) => modelLike(text.length * 11 + 1));
+    const owner = 'acct_EMBEDDINGSTORED000000000000';
+    let puts = 0;
+    const sizes: number[] = [];
+    let open = 0;
+    let most = 0;
+    const view = wrapTransactions(
+      accountStore(store, owner),
+      (tx) =>
+        overriding(tx, {
+          put: (c: string, doc: EmbeddingRecord) => {
+            if (c === MEMOIR_EMBEDDINGS) puts += 1;
+            return tx.put(c, doc);
+          },
+        }),
+      () => {
+        sizes.push(puts);
+        most = Math.max(most, ++open);
+      },
+    );
+    const counted = overriding(view, {
+      transact: async (fn: Parameters<Store['transact']>[0], opts?: Parameters<Store['transact']>[1]) => {
+        try {
+          return await view.transact(fn, opts);
+        } finally {
+          open -= 1;
+        }
+      },
+    });
+    const texts = Array.from({ length: 2 * STORE_SLICE + 3 }, (_, i) => `Entry ${i}: the ${'old '.repeat(i % 5)}mill.`);
+    sizeVectorCache(VECTOR_CACHE_BYTES);
+    await cachedEmbedder(llm, counted, owner, () => new Date()).embed(texts);
+    // Each transaction's puts: the counts when the next began, and at the end.
+    const perTransaction = [...sizes.slice(1), puts].map((n, i) => n - sizes[i]!);
+    expect(perTransaction).toEqual([STORE_SLICE, STORE_SLICE, 3]);
+    expect(most).toBe(1);
+    expect(await store.findBy(MEMOIR_EMBEDDINGS, 'ownerId', owner)).toHaveLength(texts.length);
     sizeVectorCache(VECTOR_CACHE_BYTES);
   });
 

@@ -21,7 +21,7 @@ import { TextCache } from './text-cache.js';
 import { isStopword } from './stop-words.js';
 import { holdSpouse, type StoredSpouseReading, spouseSteps } from './spouse.js';
 import { isUnspacedWord, joinSentences, sentences, words } from './words.js';
-import { atOnce, inTurns, SLICE, type Steps } from './turns.js';
+import { atOnce, inTurns, SLICE, type Steps, turn } from './turns.js';
 
 export { parseQuestion, type Query, stemOf } from './question.js';
 
@@ -468,7 +468,12 @@ export async function searchMemoirWithEmbeddings(
   if (units.length === 0) return { passages: [], answered: false };
   const vectors = await embed([question, ...units.map((u) => u.text)]);
   const [qv, ...uv] = vectors as [ArrayLike<number>, ...ArrayLike<number>[]];
-  const similarity = new Map(units.map((u, i) => [u, cosine(qv, uv[i]!)]));
+  const similarity = new Map<Unit, number>();
+  for (const [i, u] of units.entries()) {
+    // A few microseconds a passage of 1,536 dimensions: a memoir of thousands gives other requests turns.
+    if (i > 0 && i % SLICE === 0) await turn();
+    similarity.set(u, cosine(qv, uv[i]!));
+  }
   const bestLexical = scored[0]?.score ?? 0;
   const semantic = (u: Unit) => Math.max(0, (similarity.get(u)! - SEMANTIC.floor) / (1 - SEMANTIC.floor));
   const combined = scored

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
 import { EMBED_MAX_CHARS, type EmbeddingRecord, embeddable } from '../../src/memoir/embeddings.js';
 import { searchMemoir, searchMemoirWithEmbeddings, type SourceDoc } from '../../src/memoir/retrieval.js';
+import { SLICE } from '../../src/memoir/turns.js';
 import type { TestServer } from '../helpers.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -42,6 +43,30 @@ describe('what is sent to be embedded', () => {
 });
 
 describe('combining lexical and embedding scores', () => {
+  it(`compares the question with ${2 * SLICE + 5} passages in slices, giving the event loop turns`, async () => {
+    const many: SourceDoc[] = Array.from({ length: 2 * SLICE + 5 }, (_, i) => ({
+      id: `jrn_${i}`,
+      kind: 'journal',
+      text: i === 77 ? 'Grandfather sailed on merchant ships.' : `Entry ${i} about the garden.`,
+    }));
+    let ticks = 0;
+    let on = true;
+    const tick = () => {
+      ticks++;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let atEmbedding = -1;
+    const found = await searchMemoirWithEmbeddings(many, 'Was anyone a sailor?', async (texts) => {
+      // The lexical search's own turns are before this.
+      atEmbedding = ticks;
+      return texts.map(byConcept);
+    });
+    on = false;
+    expect(ticks - atEmbedding).toBeGreaterThanOrEqual(2);
+    expect(found.passages[0]!.id).toBe('jrn_77');
+  });
+
   it('a paraphrase close in meaning is answered and cited; a question close to nothing is not', async () => {
     const question = 'Was anyone in the family a sailor?';
     // The words alone do not reach it ("sailor" is written nowhere).

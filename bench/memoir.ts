@@ -28,7 +28,11 @@
  *   then the first question in a caught-up memoir (baseline: the first question in a memoir not caught up), then a
  *   catch-up with every memoir marked done (baseline: the same catch-up without the marks, every memoir read again).
  *
- *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long] [growth] [ahead] [catchup]    (all eight
+ * - the catch-up's quarter-hourly look at every account (src/memoir/embed-catch-up.ts) on lowdb with SWEEP_ACCOUNTS
+ *   accounts whose memoirs are all marked done: the longest the event loop is held. Baseline: the same accounts read
+ *   in one go (what lowdb's all() did before it copied in slices).
+ *
+ *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long] [growth] [ahead] [catchup] [sweep]    (all nine
  *   without arguments)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -45,7 +49,8 @@ import { prepareChat } from '../src/memoir/agent.js';
 import { EmbedAhead } from '../src/memoir/embed-ahead.js';
 import { type CatchUpResult, catchUpAhead } from '../src/memoir/embed-catch-up.js';
 import { cachedEmbedder, sizeVectorCache, VECTOR_CACHE_BYTES } from '../src/memoir/embeddings.js';
-import { passageTexts } from '../src/memoir/retrieval.js';
+import { markId } from '../src/memoir/embed-marks.js';
+import { PASSAGES_VERSION, passageTexts } from '../src/memoir/retrieval.js';
 import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
 import { characterCountsId } from '../src/memoir/counting.js';
 import { addJournalEntry } from '../src/memoir/memoir.js';
@@ -283,6 +288,7 @@ export async function benchMemoir(parts: readonly string[] = []): Promise<void> 
   if (wanted('growth')) await benchGrowth();
   if (wanted('ahead')) await benchAhead();
   if (wanted('catchup')) await benchCatchUp();
+  if (wanted('sweep')) await benchCatchUpSweep();
 }
 
 // ---------------------------------------------------------------------------
@@ -689,6 +695,55 @@ async function benchCatchUp(): Promise<void> {
   } finally {
     sizeVectorCache(VECTOR_CACHE_BYTES);
     await standin.close();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The catch-up's look at every account
+
+const SWEEP_ACCOUNTS = 100_000;
+
+/** See the file's comment: lowdb only (PostgreSQL's rows come in pages from the socket). */
+async function benchCatchUpSweep(): Promise<void> {
+  console.log(`\n== memoir: the catch-up's look at ${SWEEP_ACCOUNTS} accounts, every memoir marked (lowdb) ==`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-sweep-'));
+  const raw = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
+  const clock: Clock = { now: () => new Date() };
+  const llm = { baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-none', model: 'none', embeddingModel: 'none-embed' };
+  try {
+    for (let from = 0; from < SWEEP_ACCOUNTS; from += 5_000)
+      await raw.transact(async (tx) => {
+        for (let i = from; i < Math.min(SWEEP_ACCOUNTS, from + 5_000); i++) {
+          const account = newAccount({ name: `bench ${i}`, tier: 'public', kind: 'customer' }, clock);
+          await tx.put(ACCOUNTS, account);
+          await tx.put(MEMOIR_AHEAD_MARKS, {
+            id: markId(account.id, 'own'),
+            ownerId: account.id,
+            source: 'own',
+            model: llm.embeddingModel,
+            passages: PASSAGES_VERSION,
+            at: clock.now().toISOString(),
+          });
+        }
+      });
+    const oneGo = [];
+    const sweeps = [];
+    for (let round = 0; round < 5; round++) {
+      oneGo.push(await held(() => raw.transact((tx) => tx.all(ACCOUNTS), { readOnly: true })));
+      sweeps.push(await held(() => catchUpAhead(raw, new EmbedAhead(llm, createLogger('silent')), clock)));
+    }
+    const base = median(oneGo.map((r) => r.longest));
+    const hold = median(sweeps.map((r) => r.longest));
+    console.log(
+      `  baseline: the accounts read in one go      the event loop held ${fmt(base, 0).padStart(4)} ms (median of 5)`,
+    );
+    console.log(
+      `  a catch-up, every memoir marked            the event loop held ${fmt(hold, 0).padStart(4)} ms = ` +
+        `${fmt(hold / base, 3)}x the baseline; ${fmt(median(sweeps.map((r) => r.ms)), 0)} ms in all`,
+    );
+  } finally {
+    await raw.close();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -61,6 +61,8 @@ const MORE_STOP_WORDS = [
   ...'私 僕 何 あれ どれ あの どの そこ あそこ どこ でした ました います いました ません ください でしょう ように'.split(
     ' ',
   ),
+  // And the personal pronouns and possessives the package's Hindi list lacks ("I", "we", "you", "my", "our", "your").
+  ...'मैं हम तुम आपका आपकी आपके मेरा मेरी मेरे हमारा हमारी हमारे तुम्हारा तुम्हारी तुम्हारे उसका उसकी मुझे हमें तुम्हें'.split(' '),
 ];
 
 /**
@@ -70,10 +72,19 @@ const MORE_STOP_WORDS = [
  */
 const LANGUAGES = ['zho', 'jpn', 'tha', 'hin', 'ara', 'urd'];
 
+/**
+ * Words of those lists that a memoir is about, kept as content: Hindi's "घर" (home) and "वर्ग" (class), Arabic's "أب"
+ * (father) and "أخ" (brother). The lists were made for searching news, where such words are everywhere.
+ */
+const CONTENT_WORDS = new Set(['घर', 'वर्ग', 'वरग', 'أب', 'أخ']);
+
 let stop: Set<string> | undefined;
 /** The stop words, made on first use (../core/stopwords.ts). */
 export function stopWords(): ReadonlySet<string> {
-  stop ??= new Set([...englishStopWords(), ...stopWordsIn(LANGUAGES), ...MORE_STOP_WORDS]);
+  if (!stop) {
+    stop = new Set([...englishStopWords(), ...stopWordsIn(LANGUAGES), ...MORE_STOP_WORDS]);
+    for (const w of CONTENT_WORDS) stop.delete(w);
+  }
   return stop;
 }
 

@@ -59,10 +59,19 @@ export function words(text: string): string[] {
   return wordsAsWritten(text.toLowerCase()).map((w) => w.replace(/'/g, ''));
 }
 
-/** Words that tell what a text is about: not stop words or numbers; short ones only in Chinese and Japanese. */
+/**
+ * Scripts whose short words are content once the stop words are out (their lists are the memoir's, ./stop-words.ts):
+ * Hindi's "घर" (home), Arabic's "أب" (father), Thai's; in English or another script without a list, a word of one or
+ * two letters is mostly a function word.
+ */
+const SHORT_CONTENT = /[\p{Script=Devanagari}\p{Script=Arabic}\p{Script=Thai}]/u;
+
+/** Words that tell what a text is about: not stop words or numbers; short ones only in scripts whose stop words are known. */
 export function contentWords(text: string): string[] {
   const stops = stopWords();
-  return words(text).filter((w) => (w.length > 2 || isUnspacedWord(w)) && !stops.has(w) && !/^\d+$/.test(w));
+  return words(text).filter(
+    (w) => (w.length > 2 || isUnspacedWord(w) || SHORT_CONTENT.test(w)) && !stops.has(w) && !/^\d+$/.test(w),
+  );
 }
 
 /**

@@ -66,6 +66,16 @@ describe('sentences and words of scripts other than the Latin', () => {
     expect(wordsAsWritten(mixed)[2]).toBe('Grandad');
   });
 
+  it('keeps words a memoir is about that the stop-word lists of Hindi and Arabic hold: home, father, brother', () => {
+    expect(contentWords('हमारा घर नदी के पास था')).toEqual(expect.arrayContaining(['घर', 'नदी']));
+    // "Our" is no content.
+    expect(contentWords('हमारा घर नदी के पास था')).not.toContain('हमारा');
+    expect(contentWords('كان أب في البيت')).toContain('أب');
+    // Their function words still go.
+    expect(contentWords('हमारा घर नदी के पास था')).not.toContain('के');
+    expect(contentWords('كان أب في البيت')).not.toContain('في');
+  });
+
   it('counts short Chinese and Japanese words as content, but not their function words', () => {
     expect(contentWords(CHINESE)).toEqual([
       '住在',
@@ -85,7 +95,7 @@ describe('sentences and words of scripts other than the Latin', () => {
     // The stopword package's lists of those languages, and of Thai and Hindi.
     expect(contentWords('พ่อของฉันเป็นชาวประมง')).not.toContain('ของ');
     expect(contentWords('พ่อของฉันเป็นชาวประมง')).toContain('ประมง');
-    expect(contentWords('यह मेरे पिता का घर था')).toEqual(['मेरे', 'पिता']);
+    expect(contentWords('यह मेरे पिता का घर था')).toEqual(['पिता', 'घर']);
     // English keeps its rule: words of three letters and more.
     expect(contentWords('We sat by the sea at dawn')).toEqual(['sat', 'sea', 'dawn']);
   });

@@ -274,39 +274,11 @@ describe('SVC_MEMOIR_EMBED_AHEAD', () => {
     const server = await startTestServer({ config: { llm: llmOf(standin), memoirEmbedAhead: false } });
     try {
       expect(server.services.memoirAhead).toBeUndefined();
-      const owner = await registerUser(server.app);
-      await grant(server, owner.accountId, 5);
-      const headers = sessionHeaders(owner, { csrf: true });
-      const made = await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/svcloom/journal',
-        headers,
-        payload: { content: LAKE },
-      });
-      expect(made.statusCode, made.body).toBe(201);
-      expect(standin.embeddingRequests).toEqual([]);
-      const res = await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/svcloom/chat',
-        headers,
-        payload: { message: 'Where did you swim?' },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      expect(standin.embeddingRequests.map((r) => r.input)).toEqual([['Where did you swim?', ...passageTexts(LAKE)]]);
-    } finally {
-      await server.close();
-      await standin.close();
-    }
-  });
-
-  it("off: a write removes the account's catch-up marks, made while it was on, so the next catch-up embeds it", async () => {
-    const standin = await startOpenAiStandin();
-    const server = await startTestServer({ config: { llm: llmOf(standin), memoirEmbedAhead: false } });
-    try {
       const [owner, other] = [await registerUser(server.app), await registerUser(server.app)];
+      await grant(server, owner.accountId, 5);
       const store = server.services.store;
       const marksOf = (account: string) => store.findBy<AheadMark>(MEMOIR_AHEAD_MARKS, 'ownerId', account);
-      // As a catch-up left them while embedding ahead was on (the heir's share of another memoir among them).
+      // Catch-up marks left while embedding ahead was on (the heir's share of another memoir among them).
       for (const [account, source] of [
         [owner.accountId, 'own'],
         [owner.accountId, 'mgr_SHARE'],
@@ -328,10 +300,19 @@ describe('SVC_MEMOIR_EMBED_AHEAD', () => {
         payload: { content: LAKE },
       });
       expect(made.statusCode, made.body).toBe(201);
-      expect(await marksOf(owner.accountId)).toEqual([]);
-      // Another account's are its own.
-      expect(await marksOf(other.accountId)).toHaveLength(1);
       expect(standin.embeddingRequests).toEqual([]);
+      // The memoir is not whole any more: the write removed the account's marks, so that the next catch-up, once
+      // embedding ahead is on again, embeds it. Another account's are its own.
+      expect(await marksOf(owner.accountId)).toEqual([]);
+      expect(await marksOf(other.accountId)).toHaveLength(1);
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/svcloom/chat',
+        headers,
+        payload: { message: 'Where did you swim?' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(standin.embeddingRequests.map((r) => r.input)).toEqual([['Where did you swim?', ...passageTexts(LAKE)]]);
     } finally {
       await server.close();
       await standin.close();

@@ -3,6 +3,7 @@ import { MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
 import { EMBED_MAX_CHARS, type EmbeddingRecord, embeddable } from '../../src/memoir/embeddings.js';
 import { searchMemoir, searchMemoirWithEmbeddings, type SourceDoc } from '../../src/memoir/retrieval.js';
 import { SLICE } from '../../src/memoir/turns.js';
+import { ticker } from '../support/loop.js';
 import type { TestServer } from '../helpers.js';
 import { startOpenAiStandin, type OpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -49,21 +50,14 @@ describe('combining lexical and embedding scores', () => {
       kind: 'journal',
       text: i === 77 ? 'Grandfather sailed on merchant ships.' : `Entry ${i} about the garden.`,
     }));
-    let ticks = 0;
-    let on = true;
-    const tick = () => {
-      ticks++;
-      if (on) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = ticker();
     let atEmbedding = -1;
     const found = await searchMemoirWithEmbeddings(many, 'Was anyone a sailor?', async (texts) => {
       // The lexical search's own turns are before this.
-      atEmbedding = ticks;
+      atEmbedding = loop.count();
       return texts.map(byConcept);
     });
-    on = false;
-    expect(ticks - atEmbedding).toBeGreaterThanOrEqual(2);
+    expect(loop.stop() - atEmbedding).toBeGreaterThanOrEqual(2);
     expect(found.passages[0]!.id).toBe('jrn_77');
   });
 

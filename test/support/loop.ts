@@ -1,7 +1,7 @@
 /** Event-loop probes for the tests that check work runs off the main thread. */
 
-/** Counts event-loop turns until stopped: it advances only while the loop is free. */
-export function ticker(): { stop: () => number } {
+/** Counts event-loop turns until stopped (`count` reads it meanwhile): it advances only while the loop is free. */
+export function ticker(): { stop: () => number; count: () => number } {
   let ticks = 0;
   let on = true;
   const tick = () => {
@@ -14,6 +14,7 @@ export function ticker(): { stop: () => number } {
       on = false;
       return ticks;
     },
+    count: () => ticks,
   };
 }
 

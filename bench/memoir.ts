@@ -49,8 +49,8 @@ import { prepareChat } from '../src/memoir/agent.js';
 import { EmbedAhead } from '../src/memoir/embed-ahead.js';
 import { type CatchUpResult, catchUpAhead } from '../src/memoir/embed-catch-up.js';
 import { cachedEmbedder, sizeVectorCache, VECTOR_CACHE_BYTES } from '../src/memoir/embeddings.js';
-import { markId } from '../src/memoir/embed-marks.js';
-import { PASSAGES_VERSION, passageTexts } from '../src/memoir/retrieval.js';
+import { doneMark } from '../src/memoir/embed-marks.js';
+import { passageTexts } from '../src/memoir/retrieval.js';
 import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
 import { characterCountsId } from '../src/memoir/counting.js';
 import { addJournalEntry } from '../src/memoir/memoir.js';
@@ -716,14 +716,7 @@ async function benchCatchUpSweep(): Promise<void> {
         for (let i = from; i < Math.min(SWEEP_ACCOUNTS, from + 5_000); i++) {
           const account = newAccount({ name: `bench ${i}`, tier: 'public', kind: 'customer' }, clock);
           await tx.put(ACCOUNTS, account);
-          await tx.put(MEMOIR_AHEAD_MARKS, {
-            id: markId(account.id, 'own'),
-            ownerId: account.id,
-            source: 'own',
-            model: llm.embeddingModel,
-            passages: PASSAGES_VERSION,
-            at: clock.now().toISOString(),
-          });
+          await tx.put(MEMOIR_AHEAD_MARKS, doneMark(account.id, 'own', llm.embeddingModel, clock.now()));
         }
       });
     const oneGo = [];

@@ -74,14 +74,17 @@ const hold = (m: HeldMemoir, now: Date): AheadMark => ({
   until: now.getTime() + CATCH_UP_HOLD_MS,
 });
 
-const done = (m: HeldMemoir, now: Date): AheadMark => ({
-  id: markId(m.accountId, m.source),
-  ownerId: m.accountId,
-  source: m.source,
-  model: m.model,
+/** The mark of a memoir whose passages, as they are cut now, are all embedded with `model`. */
+export const doneMark = (accountId: string, source: string, model: string, now: Date): AheadMark => ({
+  id: markId(accountId, source),
+  ownerId: accountId,
+  source,
+  model,
   passages: PASSAGES_VERSION,
   at: now.toISOString(),
 });
+
+const done = (m: HeldMemoir, now: Date): AheadMark => doneMark(m.accountId, m.source, m.model, now);
 
 /**
  * Takes the memoir for this catch-up (`as: 'hold'`), or marks it done at once (`as: 'done'`: a memoir with no text):

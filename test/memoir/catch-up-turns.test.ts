@@ -3,9 +3,8 @@ import { ACCOUNTS, newAccount } from '../../src/accounts/records.js';
 import { createLogger } from '../../src/core/log.js';
 import { EmbedAhead } from '../../src/memoir/embed-ahead.js';
 import { catchUpAhead } from '../../src/memoir/embed-catch-up.js';
-import { type AheadMark, markId } from '../../src/memoir/embed-marks.js';
+import { doneMark } from '../../src/memoir/embed-marks.js';
 import { MEMOIR_AHEAD_MARKS } from '../../src/memoir/records.js';
-import { PASSAGES_VERSION } from '../../src/memoir/retrieval.js';
 import { SLICE } from '../../src/memoir/turns.js';
 import type { Store } from '../../src/store/port.js';
 import { tmpStore } from '../helpers.js';
@@ -27,14 +26,7 @@ beforeAll(async () => {
     for (let i = 0; i < N; i++) {
       const account = newAccount({ name: `a${i}`, tier: 'public', kind: 'customer' }, clock);
       await tx.put(ACCOUNTS, account);
-      await tx.put(MEMOIR_AHEAD_MARKS, {
-        id: markId(account.id, 'own'),
-        ownerId: account.id,
-        source: 'own',
-        model: 'e',
-        passages: PASSAGES_VERSION,
-        at: clock.now().toISOString(),
-      } satisfies AheadMark);
+      await tx.put(MEMOIR_AHEAD_MARKS, doneMark(account.id, 'own', 'e', clock.now()));
     }
   });
 });

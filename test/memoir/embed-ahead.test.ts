@@ -8,9 +8,9 @@ import { completeDueVerifications } from '../../src/memoir/heirs.js';
 import { EmbedAhead, refusedForItsInputs } from '../../src/memoir/embed-ahead.js';
 import { EMBED_MAX_CHARS, type EmbeddingRecord } from '../../src/memoir/embeddings.js';
 import { configureModelCalls, withModelPlace } from '../../src/memoir/model-calls.js';
-import { type AheadMark, markId } from '../../src/memoir/embed-marks.js';
+import { type AheadMark, doneMark } from '../../src/memoir/embed-marks.js';
 import { MEMOIR_AHEAD_MARKS, MEMOIR_EMBEDDINGS } from '../../src/memoir/records.js';
-import { PASSAGES_VERSION, passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
+import { passageTexts, windowsWithTerms } from '../../src/memoir/retrieval.js';
 import { type TestServer, startTestServer, tmpStore } from '../helpers.js';
 import { type OpenAiStandin, startOpenAiStandin } from '../support/openai-standin.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
@@ -284,14 +284,7 @@ describe('SVC_MEMOIR_EMBED_AHEAD', () => {
         [owner.accountId, 'mgr_SHARE'],
         [other.accountId, 'own'],
       ] as const)
-        await store.put(MEMOIR_AHEAD_MARKS, {
-          id: markId(account, source),
-          ownerId: account,
-          source,
-          model: 'standin-embed',
-          passages: PASSAGES_VERSION,
-          at: new Date().toISOString(),
-        } satisfies AheadMark);
+        await store.put(MEMOIR_AHEAD_MARKS, doneMark(account, source, 'standin-embed', new Date()));
       const headers = sessionHeaders(owner, { csrf: true });
       const made = await server.app.inject({
         method: 'POST',

@@ -63,6 +63,11 @@ const MORE_STOP_WORDS = [
   ),
   // And the personal pronouns and possessives the package's Hindi list lacks ("I", "we", "you", "my", "our", "your").
   ...'मैं हम तुम आपका आपकी आपके मेरा मेरी मेरे हमारा हमारी हमारे तुम्हारा तुम्हारी तुम्हारे उसका उसकी मुझे हमें तुम्हें'.split(' '),
+  // The package's Urdu list has most of its words with letters swapped ("ثہت" for "بہت"): the commonest function
+  // words ("in", "from", "of", "to", "not", "was", pronouns and possessives) are missing from it.
+  ...'تھا تھیں کا کو سے میں نے وہ جو بھی نہیں کیا ہم تم آپ میرا میری میرے ہمارا ہماری ہمارے تمہارا تمہاری تمہارے ان اس انہوں بہت جب لیے گیا رہا کر کرتا کرتی کرنا مجھے ہمیں اپنا اپنی اپنے ہوں کچھ کوئی کسی یہاں وہاں کیوں کیسے کب کہاں پھر اب لیکن مگر یا اگر ساتھ بعد پہلے والا والی والے ہوتا ہوتی ہوتے جاتا جاتی جاتے دیا دی لیا'.split(
+    ' ',
+  ),
 ];
 
 /**

@@ -66,7 +66,7 @@ describe('sentences and words of scripts other than the Latin', () => {
     expect(wordsAsWritten(mixed)[2]).toBe('Grandad');
   });
 
-  it('keeps words a memoir is about that the stop-word lists of Hindi and Arabic hold: home, father, brother', () => {
+  it("keeps home, father and brother as content in Hindi and Arabic, and leaves Urdu's function words out", () => {
     expect(contentWords('हमारा घर नदी के पास था')).toEqual(expect.arrayContaining(['घर', 'नदी']));
     // "Our" is no content.
     expect(contentWords('हमारा घर नदी के पास था')).not.toContain('हमारा');
@@ -74,6 +74,12 @@ describe('sentences and words of scripts other than the Latin', () => {
     // Their function words still go.
     expect(contentWords('हमारा घर नदी के पास था')).not.toContain('के');
     expect(contentWords('كان أب في البيت')).not.toContain('في');
+    // Urdu's commonest function words, which the package's list misspells: "my", "and", "we", "of", "near", "were".
+    expect(contentWords('میرے والد مچھیرے تھے اور ہم سمندر کے پاس رہتے تھے')).toEqual(
+      expect.arrayContaining(['والد', 'مچھیرے', 'سمندر']),
+    );
+    for (const w of ['میرے', 'اور', 'ہم', 'کے', 'تھے', 'سے', 'میں'])
+      expect(contentWords('میرے والد سے ہم نے سمندر میں کے تھے اور سنا')).not.toContain(w);
   });
 
   it('counts short Chinese and Japanese words as content, but not their function words', () => {

@@ -82,11 +82,11 @@ export function contentWords(text: string): string[] {
  * bracket ("「…。」"), unless Japanese's "と" follows the quote (「…。」と言った: said within the sentence), and after
  * the last of several marks ("真的吗？！"). Khmer's and Burmese's full stops ("។", "៕", "။") end one with or without
  * a space after them. Thai and Lao have no full stop: a space between two of their words ends a sentence (they write
- * none between the words of one), but not after Thai's repetition mark ("ๆ", "ช้าๆ ค่อยๆ": slowly, gently), nor
- * around a number or a word of another script.
+ * none between the words of one), but not after Thai's repetition mark ("ๆ", "ช้าๆ ค่อยๆ": slowly, gently) or its mark
+ * of an abbreviation ("กรุงเทพฯ", Bangkok), nor around a number or a word of another script.
  */
 const SENTENCE_END =
-  /(?<=[.!?؟۔।॥])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Ft|Prof|Rev|Fr|Sgt|Capt|Col|Lt|Gen|Gov|Sen|Rep)\.)\s+|(?<=[。！？][」』”’）)]*)(?![」』”’）)と。！？])\s*|(?<=[។៕။])\s*|(?<=\p{Script=Thai})(?<!ๆ)\s+(?=\p{Script=Thai})|(?<=\p{Script=Lao})(?<!ໆ)\s+(?=\p{Script=Lao})|\n+/u;
+  /(?<=[.!?؟۔।॥])(?<!\b(?:Mr|Mrs|Ms|Dr|St|Mt|Ft|Prof|Rev|Fr|Sgt|Capt|Col|Lt|Gen|Gov|Sen|Rep)\.)\s+|(?<=[。！？][」』”’）)]*)(?![」』”’）)と。！？])\s*|(?<=[។៕။])\s*|(?<=\p{Script=Thai})(?<![ๆฯ])\s+(?=\p{Script=Thai})|(?<=\p{Script=Lao})(?<!ໆ)\s+(?=\p{Script=Lao})|\n+/u;
 
 /** A sentence ending as Chinese and Japanese end theirs, with no space after it. */
 const UNSPACED_END = /[。！？][」』”’）)]*$/u;

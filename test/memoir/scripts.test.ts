@@ -122,6 +122,8 @@ describe('sentences and words of scripts other than the Latin', () => {
       'เดินช้าๆ ค่อยๆ ไป',
       'เมื่อปี 2500 ฉันย้ายไป Bangkok กับพ่อ',
     ]);
+    // "I lived in Bangkok with my mother": the abbreviation's mark is no end.
+    expect(sentences('ฉันอยู่กรุงเทพฯ กับแม่')).toEqual(['ฉันอยู่กรุงเทพฯ กับแม่']);
     expect(sentences('ຂ້ອຍໄປຕະຫຼາດ ແມ່ຊື້ປາ')).toEqual(['ຂ້ອຍໄປຕະຫຼາດ', 'ແມ່ຊື້ປາ']);
     // So a Thai entry is passages of two sentences, as any other (it was one passage, cut at the model's limit).
     expect(passageTexts(THAI)).toEqual([

@@ -111,32 +111,39 @@ describe('lowdb store: CRUD', () => {
     expect(await store.get<User>('users', 'a')).toMatchObject({ name: 'updated' });
   });
 
-  it(`reads a collection of more than ${ALL_SLICE} records in slices, giving turns, as it was when asked`, async () => {
-    const store = await open();
-    const n = 2 * ALL_SLICE + 7;
-    await store.transact(async (tx) => {
-      for (let i = 0; i < n; i++) await tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}`, tags: ['a'] });
-    });
-    const loop = ticker();
-    const reading = store.all<User>('users');
-    // Written while it is read: neither the update nor the deletion nor the addition is in it.
-    const writing = store.transact(async (tx) => {
-      await tx.put('users', { id: `u${n - 1}`, email: 'late@x', name: 'late' });
-      await tx.delete('users', 'u0');
-      await tx.put('users', { id: 'u-new', email: 'new@x', name: 'new' });
-    });
-    const read = await reading;
-    expect(loop.stop()).toBeGreaterThanOrEqual(2);
-    await writing;
-    expect(read.map((u) => u.id)).toEqual(Array.from({ length: n }, (_, i) => `u${i}`));
-    expect(read.at(-1)).toMatchObject({ name: `n${n - 1}` });
-    // Copies: changing them changes nothing stored.
-    read[1]!.tags!.push('b');
-    expect((await store.get<User>('users', 'u1'))!.tags).toEqual(['a']);
-    const after = await store.all<User>('users');
-    expect(after).toHaveLength(n);
-    expect(after.at(-1)!.id).toBe('u-new');
-  });
+  it.each([
+    ['all()', (store: Store) => store.all<User>('users')],
+    ['findBy()', (store: Store) => store.findBy<User>('users', 'age', 7)],
+  ])(
+    `%s of more than ${ALL_SLICE} records reads them in slices, giving turns, as they were when asked`,
+    async (_, read) => {
+      const store = await open();
+      const n = 2 * ALL_SLICE + 7;
+      await store.transact(async (tx) => {
+        for (let i = 0; i < n; i++)
+          await tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}`, age: 7, tags: ['a'] });
+      });
+      const loop = ticker();
+      const reading = read(store);
+      // Written while it is read: neither the update nor the deletion nor the addition is in it.
+      const writing = store.transact(async (tx) => {
+        await tx.put('users', { id: `u${n - 1}`, email: 'late@x', name: 'late', age: 7 });
+        await tx.delete('users', 'u0');
+        await tx.put('users', { id: 'u-new', email: 'new@x', name: 'new', age: 7 });
+      });
+      const found = await reading;
+      expect(loop.stop()).toBeGreaterThanOrEqual(2);
+      await writing;
+      expect(found.map((u) => u.id)).toEqual(Array.from({ length: n }, (_, i) => `u${i}`));
+      expect(found.at(-1)).toMatchObject({ name: `n${n - 1}` });
+      // Copies: changing them changes nothing stored.
+      found[1]!.tags!.push('b');
+      expect((await store.get<User>('users', 'u1'))!.tags).toEqual(['a']);
+      const after = await read(store);
+      expect(after).toHaveLength(n);
+      expect(after.at(-1)!.id).toBe('u-new');
+    },
+  );
 });
 
 describe('lowdb store: indexes', () => {

@@ -21,11 +21,11 @@ import { sealedCollections } from '../../core/keyring.js';
 import type { Doc, IndexValue, RevisionedStore, Store, TransactOptions, Tx } from '../port.js';
 import type { FileWriter, Waiter } from './file.js';
 import { Indexes } from './indexes.js';
-import { bySeq, checkCollectionName, cloneJson, takeJson, type Entry, type SvcData } from './records.js';
+import { bySeq, checkCollectionName, cloneJson, inSeqOrder, takeJson, type Entry, type SvcData } from './records.js';
 import { TxImpl, type CommittedView } from './transaction.js';
 import { movesRevision } from '../revisions.js';
 
-/** Records `all` copies between two turns of the event loop, outside a transaction (a few milliseconds' work). */
+/** Records `all` and `findBy` copy between two turns of the event loop, outside a transaction (a few milliseconds' work). */
 export const ALL_SLICE = 2_000;
 
 export class LowdbStore implements Store, RevisionedStore, CommittedView {
@@ -91,8 +91,24 @@ export class LowdbStore implements Store, RevisionedStore, CommittedView {
     this.assertOpen();
     checkCollectionName(collection);
     const found = this.committedBy(collection, field, value);
-    if (found.length > 1) found.sort(bySeq);
-    return found.map((e) => cloneJson(e.doc) as T);
+    // An index hands its ids out in the order they were added, mostly the records' order: sorted only when not.
+    if (!inSeqOrder(found)) found.sort(bySeq);
+    return this.copies<T>(found);
+  }
+
+  /**
+   * Copies of `entries`, taken from the committed state at once: records are replaced, never changed in place, so the
+   * list is that state whatever is written while it is copied. Past ALL_SLICE records they are copied ALL_SLICE at a
+   * time with a turn of the event loop between (a background sweep reading 100,000 records: some 20 ms of copies).
+   */
+  private async copies<T extends Doc>(entries: readonly Entry[]): Promise<T[]> {
+    if (entries.length <= ALL_SLICE) return entries.map((e) => cloneJson(e.doc) as T);
+    const out: T[] = new Array(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      if (i > 0 && i % ALL_SLICE === 0) await new Promise<void>((resolve) => defer(resolve));
+      out[i] = cloneJson(entries[i]!.doc) as T;
+    }
+    return out;
   }
 
   /** Ids of the committed records with `field === value`, in the index's order (committedBy's). */
@@ -116,22 +132,14 @@ export class LowdbStore implements Store, RevisionedStore, CommittedView {
   }
 
   /**
-   * The collection as it is at the call. Records are replaced, never changed in place, so the list of them taken at
-   * once is that state; a large one is then copied ALL_SLICE records at a time, with a turn of the event loop between
-   * (some 20 ms for 100,000 accounts, which the memoir catch-up reads every quarter of an hour with their marks).
+   * The collection as it is at the call, copied as `copies` does (100,000 accounts, which the memoir catch-up reads
+   * every quarter of an hour with their marks, are some 20 ms of copies).
    */
   async all<T extends Doc>(collection: string): Promise<T[]> {
     this.assertOpen();
     checkCollectionName(collection);
     const entries = this.data.collections.get(collection);
-    if (!entries || entries.size <= ALL_SLICE) return new TxImpl(this).allNow<T>(collection);
-    const list = [...entries.values()];
-    const out: T[] = new Array(list.length);
-    for (let i = 0; i < list.length; i++) {
-      if (i > 0 && i % ALL_SLICE === 0) await new Promise<void>((resolve) => defer(resolve));
-      out[i] = cloneJson(list[i]!.doc) as T;
-    }
-    return out;
+    return this.copies<T>(entries ? [...entries.values()] : []);
   }
 
   async count(collection: string): Promise<number> {

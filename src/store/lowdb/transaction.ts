@@ -4,7 +4,7 @@
  */
 import type { Doc, IndexValue, Tx } from '../port.js';
 import { indexKey } from './indexes.js';
-import { bySeq, checkCollectionName, cloneJson, copyDoc, type Entry, type SvcData } from './records.js';
+import { bySeq, checkCollectionName, cloneJson, copyDoc, type Entry, inSeqOrder, type SvcData } from './records.js';
 
 /** What a transaction reads from the store it runs on: the committed records and their indexes. */
 export interface CommittedView {
@@ -49,7 +49,7 @@ export class TxImpl implements Tx {
 
   async findBy<T extends Doc>(collection: string, field: string, value: IndexValue): Promise<T[]> {
     const found = this.matching(collection, field, value);
-    found.sort(bySeq);
+    if (!inSeqOrder(found)) found.sort(bySeq);
     return found.map((e) => cloneJson(e.doc) as T);
   }
 

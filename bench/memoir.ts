@@ -28,9 +28,10 @@
  *   then the first question in a caught-up memoir (baseline: the first question in a memoir not caught up), then a
  *   catch-up with every memoir marked done (baseline: the same catch-up without the marks, every memoir read again).
  *
- * - the catch-up's quarter-hourly look at every account (src/memoir/embed-catch-up.ts) on lowdb with SWEEP_ACCOUNTS
- *   accounts whose memoirs are all marked done: the longest the event loop is held. Baseline: the same accounts read
- *   in one go (what lowdb's all() did before it copied in slices).
+ * - the quarter-hourly looks at every account and every armed plan, on lowdb: the catch-up (src/memoir/embed-catch-up.ts)
+ *   over SWEEP_ACCOUNTS accounts whose memoirs are all marked done, and the check-in reminders (src/memoir/reminders.ts)
+ *   over as many armed plans, none due: the longest the event loop is held. Baselines: the same accounts, and the same
+ *   plans, read in one go (what lowdb's all() and findBy() did before they copied in slices).
  *
  *   npx tsx bench/memoir.ts [character] [text] [voice] [stalls] [long] [growth] [ahead] [catchup] [sweep]    (all nine
  *   without arguments)
@@ -51,6 +52,8 @@ import { type CatchUpResult, catchUpAhead } from '../src/memoir/embed-catch-up.j
 import { cachedEmbedder, sizeVectorCache, VECTOR_CACHE_BYTES } from '../src/memoir/embeddings.js';
 import { doneMark } from '../src/memoir/embed-marks.js';
 import { passageTexts } from '../src/memoir/retrieval.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../src/memoir/heir-plans.js';
+import { sendDueReminders } from '../src/memoir/reminders.js';
 import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
 import { characterCountsId } from '../src/memoir/counting.js';
 import { addJournalEntry } from '../src/memoir/memoir.js';
@@ -704,8 +707,12 @@ async function benchCatchUp(): Promise<void> {
 const SWEEP_ACCOUNTS = 100_000;
 
 /** See the file's comment: lowdb only (PostgreSQL's rows come in pages from the socket). */
+type Held = Awaited<ReturnType<typeof held>>;
+
 async function benchCatchUpSweep(): Promise<void> {
-  console.log(`\n== memoir: the catch-up's look at ${SWEEP_ACCOUNTS} accounts, every memoir marked (lowdb) ==`);
+  console.log(
+    `\n== memoir: the quarter-hourly looks at ${SWEEP_ACCOUNTS} accounts (catch-up) and armed plans (reminders), on lowdb ==`,
+  );
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-sweep-'));
   const raw = await openLowdbStore({ dataDir: dir, indexes: STORE_INDEXES });
   const clock: Clock = { now: () => new Date() };
@@ -719,21 +726,57 @@ async function benchCatchUpSweep(): Promise<void> {
           await tx.put(MEMOIR_AHEAD_MARKS, doneMark(account.id, 'own', llm.embeddingModel, clock.now()));
         }
       });
-    const oneGo = [];
-    const sweeps = [];
+    // And as many armed plans, none due: the check-in reminders look at each (src/memoir/reminders.ts).
+    const at = clock.now().toISOString();
+    for (let from = 0; from < SWEEP_ACCOUNTS; from += 5_000)
+      await raw.transact(async (tx) => {
+        for (let i = from; i < Math.min(SWEEP_ACCOUNTS, from + 5_000); i++)
+          await tx.put(MEMOIR_HEIR_PLANS, {
+            id: `mhp_${String(i).padStart(26, '0')}`,
+            ownerId: `acct_${String(i).padStart(26, '0')}`,
+            label: `plan ${i}`,
+            blockchain: 'evm',
+            ownerAddress: `0x${'a'.repeat(40)}`,
+            contractAddress: null,
+            intervalDays: 90,
+            heirAccess: { enabled: true, openAfterDays: 30, accessDays: 365, allowChat: true },
+            heirs: [],
+            state: 'armed',
+            verification: null,
+            triggeredAt: null,
+            triggerEventId: null,
+            lastEvent: null,
+            checkedInAt: at,
+            createdAt: at,
+            updatedAt: at,
+          } satisfies HeirPlanRecord);
+      });
+    const rounds = {
+      accounts: [] as Held[],
+      catchUp: [] as Held[],
+      plans: [] as Held[],
+      reminders: [] as Held[],
+    };
     for (let round = 0; round < 5; round++) {
-      oneGo.push(await held(() => raw.transact((tx) => tx.all(ACCOUNTS), { readOnly: true })));
-      sweeps.push(await held(() => catchUpAhead(raw, new EmbedAhead(llm, createLogger('silent')), clock)));
+      rounds.accounts.push(await held(() => raw.transact((tx) => tx.all(ACCOUNTS), { readOnly: true })));
+      rounds.catchUp.push(await held(() => catchUpAhead(raw, new EmbedAhead(llm, createLogger('silent')), clock)));
+      rounds.plans.push(
+        await held(() => raw.transact((tx) => tx.findBy(MEMOIR_HEIR_PLANS, 'state', 'armed'), { readOnly: true })),
+      );
+      rounds.reminders.push(await held(() => sendDueReminders(raw, clock)));
     }
-    const base = median(oneGo.map((r) => r.longest));
-    const hold = median(sweeps.map((r) => r.longest));
-    console.log(
-      `  baseline: the accounts read in one go      the event loop held ${fmt(base, 0).padStart(4)} ms (median of 5)`,
-    );
-    console.log(
-      `  a catch-up, every memoir marked            the event loop held ${fmt(hold, 0).padStart(4)} ms = ` +
-        `${fmt(hold / base, 3)}x the baseline; ${fmt(median(sweeps.map((r) => r.ms)), 0)} ms in all`,
-    );
+    const longest = (rs: Held[]) => median(rs.map((r) => r.longest));
+    const line = (what: string, rs: Held[], base?: Held[]) =>
+      console.log(
+        `  ${what.padEnd(44)} the event loop held ${fmt(longest(rs), 0).padStart(4)} ms` +
+          (base
+            ? ` = ${fmt(longest(rs) / longest(base), 3)}x the baseline; ${fmt(median(rs.map((r) => r.ms)), 0)} ms in all`
+            : ' (median of 5)'),
+      );
+    line('baseline: the accounts read in one go', rounds.accounts);
+    line('a catch-up, every memoir marked', rounds.catchUp, rounds.accounts);
+    line('baseline: the armed plans read in one go', rounds.plans);
+    line('the check-in reminders, none due', rounds.reminders, rounds.plans);
   } finally {
     await raw.close();
     await rm(dir, { recursive: true, force: true });

@@ -6,13 +6,16 @@ import { catchUpAhead } from '../../src/memoir/embed-catch-up.js';
 import { doneMark } from '../../src/memoir/embed-marks.js';
 import { MEMOIR_AHEAD_MARKS } from '../../src/memoir/records.js';
 import { SLICE } from '../../src/memoir/turns.js';
-import type { Store } from '../../src/store/port.js';
+import type { IndexValue, Store } from '../../src/store/port.js';
+import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../../src/memoir/heir-plans.js';
+import { sendDueReminders } from '../../src/memoir/reminders.js';
 import { tmpStore } from '../helpers.js';
 import { ticker } from '../support/loop.js';
 import { overriding } from '../support/store-wrap.js';
 
-// The catch-up (src/memoir/embed-catch-up.ts) looks at every account every quarter of an hour. With 100,000 accounts,
-// sorting out the marked ones held the event loop 70 to 110 ms at once: it does so in slices, with turns between.
+// Every quarter of an hour the service looks at every account's memoir (the catch-up, src/memoir/embed-catch-up.ts)
+// and at every armed plan (the check-in reminders, src/memoir/reminders.ts). With 100,000 of them, sorting them out
+// held the event loop 70 to 144 ms at once: both do it in slices, with turns between.
 
 const N = 2 * SLICE + 5;
 const llm = { baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-none', model: 'm', embeddingModel: 'e' };
@@ -32,17 +35,54 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
+/** `store` whose reads of `collection` answer at once (in a transaction), so that the turns counted are the caller's. */
+const atOnce = (collection: string) =>
+  overriding(store, {
+    all: (c: string) => store.transact((tx) => tx.all(c), { readOnly: true }),
+    findBy: (c: string, field: string, value: IndexValue) =>
+      c === collection
+        ? store.transact((tx) => tx.findBy(c, field, value), { readOnly: true })
+        : store.findBy(c, field, value),
+  });
+
 describe(`a catch-up over ${N} accounts, every memoir marked`, () => {
   it('passes them all by, giving the event loop turns while it sorts them out', async () => {
-    // A store that reads each collection at once, so that the turns counted are the catch-up's own.
-    const atOnce = overriding(store, {
-      all: (collection: string) => store.transact((tx) => tx.all(collection), { readOnly: true }),
-    });
     const ahead = new EmbedAhead(llm, createLogger('silent'));
     const loop = ticker();
-    const result = await catchUpAhead(atOnce, ahead, clock);
+    const result = await catchUpAhead(atOnce(ACCOUNTS), ahead, clock);
     expect(loop.stop()).toBeGreaterThanOrEqual(4);
     expect(result).toEqual({ caughtUp: 0, skipped: 0, held: 0, left: 0, complete: true });
     await ahead.settle();
+  });
+});
+
+describe(`the check-in reminders over ${N} armed plans, none due`, () => {
+  it('remind nobody, giving the event loop turns while they look', async () => {
+    const at = clock.now().toISOString();
+    await store.transact(async (tx) => {
+      for (let i = 0; i < N; i++)
+        await tx.put(MEMOIR_HEIR_PLANS, {
+          id: `mhp_${String(i).padStart(26, '0')}`,
+          ownerId: `acct_${String(i).padStart(26, '0')}`,
+          label: `plan ${i}`,
+          blockchain: 'evm',
+          ownerAddress: `0x${'a'.repeat(40)}`,
+          contractAddress: null,
+          intervalDays: 90,
+          heirAccess: { enabled: true, openAfterDays: 30, accessDays: 365, allowChat: true },
+          heirs: [],
+          state: 'armed',
+          verification: null,
+          triggeredAt: null,
+          triggerEventId: null,
+          lastEvent: null,
+          checkedInAt: at,
+          createdAt: at,
+          updatedAt: at,
+        } satisfies HeirPlanRecord);
+    });
+    const loop = ticker();
+    expect(await sendDueReminders(atOnce(MEMOIR_HEIR_PLANS), clock)).toBe(0);
+    expect(loop.stop()).toBeGreaterThanOrEqual(2);
   });
 });

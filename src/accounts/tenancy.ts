@@ -22,6 +22,7 @@ import {
   type TransactOptions,
   type Tx,
 } from '../store/port.js';
+import { isAscending } from '../core/ids.js';
 
 /** Collection → the field holding the account id of each record. */
 const TENANT_FIELD = new Map<string, string>();
@@ -66,18 +67,13 @@ function owns(doc: Doc | undefined, field: string, accountId: string): boolean {
 /** Up to this many ids of an indexed value, an account's are told by reading the records (AccountTx.idsBy). */
 const FEW_TO_READ = 8;
 
-const ascending = (ids: readonly string[]): boolean => {
-  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
-  return true;
-};
-
 /**
  * The ids of `ids` also in `among`, in the order of `ids`. Indexes usually hand ids out in ascending order, and two
  * such lists are merged by comparing them (a tenth of hashing thousands of ids into a Set); others go through a Set.
  */
 function intersect(ids: readonly string[], among: readonly string[]): string[] {
   const out: string[] = [];
-  if (ascending(ids) && ascending(among)) {
+  if (isAscending(ids) && isAscending(among)) {
     for (let i = 0, j = 0; i < ids.length && j < among.length; ) {
       const a = ids[i]!;
       const b = among[j]!;

@@ -150,13 +150,11 @@ export function isId(kind: IdKind, value: string): boolean {
  * ascending order (the usual case) are only reversed.
  */
 export function newestFirst(ids: string[]): string[] {
-  for (let i = 1; i < ids.length; i++)
-    if (ids[i - 1]! >= ids[i]!) return ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
-  return ids.reverse();
+  return isAscending(ids) ? ids.reverse() : ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 }
 
 /** Whether `ids` are in ascending order, each greater than the one before. */
-function isAscending(ids: readonly string[]): boolean {
+export function isAscending(ids: readonly string[]): boolean {
   for (let i = 1; i < ids.length; i++) if (ids[i - 1]! >= ids[i]!) return false;
   return true;
 }

@@ -5,7 +5,8 @@
 import { answersInOrder, type CharacterModel } from './character.js';
 import type { AnswerRecord, JournalEntry } from './records.js';
 import { allQuestions } from './questions.js';
-import { sentences, themesOf } from './text.js';
+import { themesOf } from './text.js';
+import { sentences } from './words.js';
 
 /** How many example exchanges the character file carries. */
 const MESSAGE_EXAMPLES = 5;

@@ -13,7 +13,7 @@ import { GRANDPARENTS } from './intents.js';
 import { holdNames, namesIn } from './names.js';
 import { holdInThread } from './reading-pool.js';
 import { TextCache } from './text-cache.js';
-import { sentences, words } from './text.js';
+import { sentences, words } from './words.js';
 import { atOnce, SLICE, SLICE_CHARS, SLICE_HASH_CHARS, type Steps, turn } from './turns.js';
 
 /** What is read of a memoir's text (./retrieval.ts's SourceDoc has these and more). */

@@ -8,8 +8,6 @@ import { namesIn } from './names.js';
 import { stopWords } from './stop-words.js';
 import { contentWords, sentences, words } from './words.js';
 
-export { contentWords, isUnspacedWord, joinSentences, sentences, words, wordsAsWritten } from './words.js';
-
 export interface Mention {
   name: string;
   count: number;

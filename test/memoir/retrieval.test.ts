@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRecallSet, measure, retrievalSearch } from '../../bench/memoir-recall.js';
 import { demoAnswer } from '../../src/memoir/agent.js';
 import { type SourceDoc, searchMemoir } from '../../src/memoir/retrieval.js';
-import { sentences } from '../../src/memoir/text.js';
+import { sentences } from '../../src/memoir/words.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 import { grant } from './support.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SourceDoc, passageTexts, searchMemoir } from '../../src/memoir/retrieval.js';
-import { contentWords, sentences, styleCountsOf, words, wordsAsWritten } from '../../src/memoir/text.js';
+import { styleCountsOf } from '../../src/memoir/text.js';
+import { contentWords, sentences, words, wordsAsWritten } from '../../src/memoir/words.js';
 import { startTestServer, type TestServer } from '../helpers.js';
 import { registerUser, sessionHeaders, type TestSession } from '../support/session.js';
 import { grant } from './support.js';

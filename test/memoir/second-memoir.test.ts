@@ -5,7 +5,7 @@ import { namesIn } from '../../src/memoir/names.js';
 import { parseQuestion, type SourceDoc, searchMemoir } from '../../src/memoir/retrieval.js';
 import { memoirDocs } from '../../src/memoir/retrieval-docs.js';
 import { spouseOf } from '../../src/memoir/spouse.js';
-import { sentences } from '../../src/memoir/text.js';
+import { sentences } from '../../src/memoir/words.js';
 
 // The retrieval on a second memoir, a grandfather's (bench/memoir-questions-walter.json), written after the retrieval
 // was tuned on a grandmother's: an heir's "Grandpa" is the owner there, "Grandma" his wife.

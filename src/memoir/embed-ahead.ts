@@ -334,3 +334,19 @@ export class EmbedAhead {
     await this.idle();
   }
 }
+
+/**
+ * Texts of `ownerId`'s memoir just stored (through `store`, the account's view): with embedding ahead (`ahead`), their
+ * passages are embedded in the background; without it (no provider, or SVC_MEMOIR_EMBED_AHEAD=0) nothing is, and the
+ * account's marks are removed, so that a memoir caught up while it was on is caught up again once it is on.
+ */
+export async function noteWritten(
+  ahead: EmbedAhead | undefined,
+  store: Store,
+  ownerId: string,
+  texts: readonly string[],
+  now: () => Date,
+): Promise<void> {
+  if (ahead) ahead.note(store, ownerId, texts, now);
+  else await forgetCaughtUp(store, ownerId);
+}

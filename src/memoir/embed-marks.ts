@@ -3,8 +3,9 @@
  * (`holder`, `until`), so that another instance of the service sharing the store leaves that memoir to it rather than
  * sending the same passages to the provider again; once every passage is embedded, a done mark, so that the next
  * catch-up passes the memoir by without reading its texts. Written only by the catch-up; removed by ./embed-ahead.ts
- * whenever a text of the account is left to the question, so that the next catch-up embeds what was left (a hold
- * removed so is not made a done mark: the catch-up holding it finds it gone).
+ * whenever a text of the account is left to the question, and by `noteWritten` (./embed-ahead.ts) whenever a text is stored with
+ * nothing embedding ahead, so that the next catch-up embeds what was left (a hold removed so is not made a done mark:
+ * the catch-up holding it finds it gone).
  */
 import type { Store, Tx } from '../store/port.js';
 import { MEMOIR_AHEAD_MARKS } from './records.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { offsetPageInput, OffsetPageMetaSchema } from '../../core/pagination.js';
 import { chatModelFor, refineCharacter } from '../../memoir/agent.js';
-import { forgetCaughtUp } from '../../memoir/embed-marks.js';
+import { noteWritten } from '../../memoir/embed-ahead.js';
 import {
   addJournalEntry,
   answerQuestionnaire,
@@ -25,18 +25,13 @@ import {
 } from './schemas.js';
 
 /**
- * Has the passages of texts just stored embedded in the background (src/memoir/embed-ahead.ts), so that the next chat
- * question sends the provider the question alone. Without a provider or with embedding ahead off, nothing is embedded,
- * and the account's catch-up marks are removed (src/memoir/embed-marks.ts): a memoir caught up while it was on is not
- * whole any more, and the catch-up embeds the new texts once it is on again. Never fails the write.
+ * Has the passages of texts just stored embedded in the background, so that the next chat question sends the provider
+ * the question alone, or, with nothing embedding ahead, the account's catch-up marks removed (`noteWritten`,
+ * src/memoir/embed-ahead.ts). Never fails the write.
  */
 export async function embedAhead(ctx: ToolContext, texts: readonly string[]): Promise<void> {
-  if (ctx.memoirAhead) {
-    ctx.memoirAhead.note(ctx.store, ctx.principal.ownerId, texts, () => ctx.clock.now());
-    return;
-  }
   try {
-    await forgetCaughtUp(ctx.store, ctx.principal.ownerId);
+    await noteWritten(ctx.memoirAhead, ctx.store, ctx.principal.ownerId, texts, () => ctx.clock.now());
   } catch (err) {
     ctx.log.warn(
       { requestId: ctx.requestId, err: (err as Error).name },

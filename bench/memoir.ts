@@ -52,7 +52,8 @@ import { type CatchUpResult, catchUpAhead } from '../src/memoir/embed-catch-up.j
 import { cachedEmbedder, sizeVectorCache, VECTOR_CACHE_BYTES } from '../src/memoir/embeddings.js';
 import { doneMark } from '../src/memoir/embed-marks.js';
 import { passageTexts } from '../src/memoir/retrieval.js';
-import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../src/memoir/heir-plans.js';
+import { MEMOIR_HEIR_PLANS } from '../src/memoir/heir-plans.js';
+import { armedPlan } from '../test/support/heir-plans.js';
 import { sendDueReminders } from '../src/memoir/reminders.js';
 import { spouseReadingFor, type StoredSpouseReading } from '../src/memoir/spouse.js';
 import { characterCountsId } from '../src/memoir/counting.js';
@@ -731,25 +732,7 @@ async function benchCatchUpSweep(): Promise<void> {
     for (let from = 0; from < SWEEP_ACCOUNTS; from += 5_000)
       await raw.transact(async (tx) => {
         for (let i = from; i < Math.min(SWEEP_ACCOUNTS, from + 5_000); i++)
-          await tx.put(MEMOIR_HEIR_PLANS, {
-            id: `mhp_${String(i).padStart(26, '0')}`,
-            ownerId: `acct_${String(i).padStart(26, '0')}`,
-            label: `plan ${i}`,
-            blockchain: 'evm',
-            ownerAddress: `0x${'a'.repeat(40)}`,
-            contractAddress: null,
-            intervalDays: 90,
-            heirAccess: { enabled: true, openAfterDays: 30, accessDays: 365, allowChat: true },
-            heirs: [],
-            state: 'armed',
-            verification: null,
-            triggeredAt: null,
-            triggerEventId: null,
-            lastEvent: null,
-            checkedInAt: at,
-            createdAt: at,
-            updatedAt: at,
-          } satisfies HeirPlanRecord);
+          await tx.put(MEMOIR_HEIR_PLANS, armedPlan(i, at));
       });
     const rounds = {
       accounts: [] as Held[],

@@ -7,7 +7,8 @@ import { doneMark } from '../../src/memoir/embed-marks.js';
 import { MEMOIR_AHEAD_MARKS } from '../../src/memoir/records.js';
 import { SLICE } from '../../src/memoir/turns.js';
 import type { IndexValue, Store } from '../../src/store/port.js';
-import { type HeirPlanRecord, MEMOIR_HEIR_PLANS } from '../../src/memoir/heir-plans.js';
+import { MEMOIR_HEIR_PLANS } from '../../src/memoir/heir-plans.js';
+import { armedPlan } from '../support/heir-plans.js';
 import { sendDueReminders } from '../../src/memoir/reminders.js';
 import { tmpStore } from '../helpers.js';
 import { ticker } from '../support/loop.js';
@@ -60,26 +61,7 @@ describe(`the check-in reminders over ${N} armed plans, none due`, () => {
   it('remind nobody, giving the event loop turns while they look', async () => {
     const at = clock.now().toISOString();
     await store.transact(async (tx) => {
-      for (let i = 0; i < N; i++)
-        await tx.put(MEMOIR_HEIR_PLANS, {
-          id: `mhp_${String(i).padStart(26, '0')}`,
-          ownerId: `acct_${String(i).padStart(26, '0')}`,
-          label: `plan ${i}`,
-          blockchain: 'evm',
-          ownerAddress: `0x${'a'.repeat(40)}`,
-          contractAddress: null,
-          intervalDays: 90,
-          heirAccess: { enabled: true, openAfterDays: 30, accessDays: 365, allowChat: true },
-          heirs: [],
-          state: 'armed',
-          verification: null,
-          triggeredAt: null,
-          triggerEventId: null,
-          lastEvent: null,
-          checkedInAt: at,
-          createdAt: at,
-          updatedAt: at,
-        } satisfies HeirPlanRecord);
+      for (let i = 0; i < N; i++) await tx.put(MEMOIR_HEIR_PLANS, armedPlan(i, at));
     });
     const loop = ticker();
     expect(await sendDueReminders(atOnce(MEMOIR_HEIR_PLANS), clock)).toBe(0);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readDataDir, WRITER_THREAD_NAME } from '../../src/store/lowdb/file.js';
 import { openLowdbStore, StoreLockedError, type Doc, type Store } from '../../src/store/index.js';
-import { ALL_SLICE } from '../../src/store/lowdb/store.js';
+import { COPY_SLICE } from '../../src/store/lowdb/store.js';
 import { ticker } from '../support/loop.js';
 import { threadNamesShown, threadsNamed } from '../support/threads.js';
 
@@ -115,10 +115,10 @@ describe('lowdb store: CRUD', () => {
     ['all()', (store: Store) => store.all<User>('users')],
     ['findBy()', (store: Store) => store.findBy<User>('users', 'age', 7)],
   ])(
-    `%s of more than ${ALL_SLICE} records reads them in slices, giving turns, as they were when asked`,
+    `%s of more than ${COPY_SLICE} records reads them in slices, giving turns, as they were when asked`,
     async (_, read) => {
       const store = await open();
-      const n = 2 * ALL_SLICE + 7;
+      const n = 2 * COPY_SLICE + 7;
       await store.transact(async (tx) => {
         for (let i = 0; i < n; i++)
           await tx.put('users', { id: `u${i}`, email: `${i}@x`, name: `n${i}`, age: 7, tags: ['a'] });

@@ -26,7 +26,7 @@ import { TxImpl, type CommittedView } from './transaction.js';
 import { movesRevision } from '../revisions.js';
 
 /** Records `all` and `findBy` copy between two turns of the event loop, outside a transaction (a few milliseconds' work). */
-export const ALL_SLICE = 2_000;
+export const COPY_SLICE = 2_000;
 
 export class LowdbStore implements Store, RevisionedStore, CommittedView {
   /** Write counters, for tests and diagnostics (not part of the port). */
@@ -98,14 +98,14 @@ export class LowdbStore implements Store, RevisionedStore, CommittedView {
 
   /**
    * Copies of `entries`, taken from the committed state at once: records are replaced, never changed in place, so the
-   * list is that state whatever is written while it is copied. Past ALL_SLICE records they are copied ALL_SLICE at a
+   * list is that state whatever is written while it is copied. Past COPY_SLICE records they are copied COPY_SLICE at a
    * time with a turn of the event loop between (a background sweep reading 100,000 records: some 20 ms of copies).
    */
   private async copies<T extends Doc>(entries: readonly Entry[]): Promise<T[]> {
-    if (entries.length <= ALL_SLICE) return entries.map((e) => cloneJson(e.doc) as T);
+    if (entries.length <= COPY_SLICE) return entries.map((e) => cloneJson(e.doc) as T);
     const out: T[] = new Array(entries.length);
     for (let i = 0; i < entries.length; i++) {
-      if (i > 0 && i % ALL_SLICE === 0) await new Promise<void>((resolve) => defer(resolve));
+      if (i > 0 && i % COPY_SLICE === 0) await new Promise<void>((resolve) => defer(resolve));
       out[i] = cloneJson(entries[i]!.doc) as T;
     }
     return out;
